@@ -1,0 +1,12 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace hydra::apps {
+
+// Each adds one subcommand to the hydra app. The callbacks throw hydra::Error for user errors;
+// main() turns them into one line on stderr and exit code 1.
+void register_info(CLI::App& app);
+void register_config(CLI::App& app);
+
+}  // namespace hydra::apps

@@ -1,0 +1,38 @@
+// hydra: the Riichi Mahjong AI trainer in one binary.
+
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "hydra/common/build_info.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"hydra: Riichi Mahjong engine, encoder, self-play and PPO trainer in one binary", "hydra"};
+  app.set_version_flag("--version", std::string("hydra ") + hydra::build::version() + " (" +
+                                        hydra::build::git_revision() + ")");
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")->capture_default_str();
+
+  hydra::apps::register_info(app);
+  hydra::apps::register_config(app);
+
+  try {
+    app.parse_complete_callback([&] { hydra::log::set_level(log_level); });
+    hydra::log::init("info");
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const hydra::Error& e) {
+    std::fprintf(stderr, "hydra: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hydra: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

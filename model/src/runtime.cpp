@@ -1,0 +1,49 @@
+#include "hydra/model/runtime.hpp"
+
+#include <string>
+
+#include <ATen/Version.h>
+#include <torch/torch.h>
+
+#include "hydra/common/error.hpp"
+
+namespace hydra::model {
+namespace {
+
+// at::show_config() is the stable way to ask what LibTorch was built with; its "Build settings"
+// line holds "CUDA_VERSION=13.0, CUDNN_VERSION=9.19.0, ..." (absent in CPU builds).
+std::string build_setting(const std::string& config, const std::string& key) {
+  const auto at = config.find(key + "=");
+  if (at == std::string::npos) return "";
+  const auto begin = at + key.size() + 1;
+  const auto end = config.find_first_of(", \n", begin);
+  return config.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+}  // namespace
+
+RuntimeInfo runtime_info() {
+  RuntimeInfo info;
+  info.torch_version = TORCH_VERSION;
+  const std::string config = at::show_config();
+  info.cuda_build = build_setting(config, "CUDA_VERSION");
+  info.cudnn_build = build_setting(config, "CUDNN_VERSION");
+  info.cuda_available = torch::cuda::is_available();
+  info.cuda_devices = info.cuda_available ? static_cast<int>(torch::cuda::device_count()) : 0;
+  info.cudnn_available = info.cuda_available && torch::cuda::cudnn_is_available();
+  info.intraop_threads = at::get_num_threads();
+  return info;
+}
+
+std::string resolve_device(std::string_view configured) {
+  if (configured == "cpu") return "cpu";
+  const bool cuda = torch::cuda::is_available();
+  if (configured == "cuda") {
+    if (!cuda) throw Error("run.device is 'cuda' but no CUDA device is available (use 'auto' or 'cpu')");
+    return "cuda";
+  }
+  if (configured == "auto") return cuda ? "cuda" : "cpu";
+  throw Error("unknown device '" + std::string(configured) + "' (expected auto, cpu or cuda)");
+}
+
+}  // namespace hydra::model

@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+
+namespace hydra::config {
+namespace {
+
+// Expects parse() to throw hydra::Error whose message contains every fragment.
+void expect_error(std::string_view text, const std::vector<std::string>& sets,
+                  const std::vector<std::string>& fragments) {
+  try {
+    parse(text, "cfg/test.json", sets);
+    FAIL() << "expected a config error for: " << text;
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
+  }
+}
+
+TEST(Config, DefaultsMatchTheSpec) {
+  const Config c = load(std::nullopt);
+  EXPECT_EQ(c.model.blocks, 40);     // spec section 6: N=40
+  EXPECT_EQ(c.model.channels, 256);  // C=256
+  EXPECT_EQ(c.rules.preset, "tenhou");
+  EXPECT_EQ(c.run.device, "auto");
+  EXPECT_FALSE(c.run.seed.has_value());
+}
+
+TEST(Config, ReadsValuesAndAllowsComments) {
+  const Config c = parse(R"({
+    // a line comment
+    "run": {"seed": 18446744073709551615, "device": "cpu"},  /* block comment */
+    "model": {"blocks": 4, "channels": 64}
+  })", "x.json");
+  EXPECT_EQ(c.run.seed.value(), 18446744073709551615ULL);
+  EXPECT_EQ(c.run.device, "cpu");
+  EXPECT_EQ(c.model.blocks, 4);
+  EXPECT_EQ(c.model.channels, 64);
+  EXPECT_EQ(c.rules.length, "hanchan");  // untouched keys keep their defaults
+}
+
+TEST(Config, MisspeltKeyNamesKeyFileAndSuggestion) {
+  expect_error(R"({"model": {"blcks": 4}})", {}, {"cfg/test.json", "unknown key 'model.blcks'", "did you mean 'model.blocks'"});
+  expect_error(R"({"modle": {}})", {}, {"cfg/test.json", "unknown key 'modle'", "'model'"});
+}
+
+TEST(Config, WrongTypeNamesKeyAndType) {
+  expect_error(R"({"model": {"blocks": "four"}})", {}, {"cfg/test.json", "model.blocks", "expected an integer", "\"four\""});
+  expect_error(R"({"model": {"cpu_bf16": 1}})", {}, {"model.cpu_bf16", "expected true or false"});
+  expect_error(R"({"model": 3})", {}, {"model", "expected an object"});
+  expect_error(R"({"run": {"seed": -1}})", {}, {"run.seed", "must not be negative"});
+}
+
+TEST(Config, OutOfRangeAndChoices) {
+  expect_error(R"({"model": {"blocks": 0}})", {}, {"model.blocks", "out of range [1, 256]"});
+  expect_error(R"({"run": {"device": "tpu"}})", {}, {"run.device", "'tpu' is not one of: auto, cpu, cuda"});
+  expect_error(R"({"model": {"channels": 48}})", {}, {"model.channels", "multiple of 32"});
+}
+
+TEST(Config, SyntaxErrorNamesFileLineAndColumn) {
+  expect_error("{\n  \"model\": {\n    \"blocks\": 4,,\n  }\n}", {}, {"cfg/test.json", "line 3"});
+}
+
+TEST(Config, SetOverridesFileAndNamesItselfInErrors) {
+  const Config c = parse(R"({"model": {"blocks": 4}})", "x.json",
+                         {"model.blocks=8", "run.device=cpu", "run.seed=7", "run.name=\"a b\""});
+  EXPECT_EQ(c.model.blocks, 8);
+  EXPECT_EQ(c.run.device, "cpu");
+  EXPECT_EQ(c.run.seed.value(), 7u);
+  EXPECT_EQ(c.run.name, "a b");
+  const Config n = parse(R"({"run": {"seed": 5}})", "x.json", {"run.seed=null"});
+  EXPECT_FALSE(n.run.seed.has_value());
+  expect_error("{}", {"model.blokcs=8"}, {"--set model.blokcs=8", "unknown key 'model.blokcs'"});
+  expect_error("{}", {"model.blocks=999"}, {"--set model.blocks=999", "out of range"});
+  expect_error("{}", {"model.blocks"}, {"expected key.path=value"});
+  expect_error(R"({"model": {"blocks": 4}})", {"model.blocks.x=1"}, {"'model.blocks' is not a section"});
+  expect_error("{}", {"model.blocks.x=1"}, {"model.blocks", "expected an integer, got an object"});
+}
+
+TEST(Config, RoundTripsThroughJson) {
+  const Config c = parse(R"({"model": {"blocks": 6}, "run": {"seed": 3}})", "x.json");
+  const auto text = to_json(c).dump();
+  const Config d = parse(text, "roundtrip");
+  EXPECT_EQ(to_json(d).dump(), text);
+  EXPECT_EQ(d.model.blocks, 6);
+}
+
+TEST(Config, MissingFileIsAClearError) {
+  try {
+    load(std::filesystem::path("no/such/config.json"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no/such/config.json"), std::string::npos);
+  }
+}
+
+TEST(Config, ShippedConfigsAreValid) {
+  for (const auto& entry : std::filesystem::directory_iterator(HYDRA_SOURCE_DIR "/configs")) {
+    if (entry.path().extension() != ".json") continue;
+    EXPECT_NO_THROW(load(entry.path())) << entry.path();
+  }
+}
+
+}  // namespace
+}  // namespace hydra::config

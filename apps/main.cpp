@@ -16,13 +16,18 @@ int main(int argc, char** argv) {
                                         hydra::build::git_revision() + ")");
   app.require_subcommand(1);
   std::string log_level = "info";
+  std::string log_file;
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")->capture_default_str();
+  app.add_option("--log-file", log_file, "also append the log to this file (runs add one in their run directory)");
 
   hydra::apps::register_info(app);
   hydra::apps::register_config(app);
 
   try {
-    app.parse_complete_callback([&] { hydra::log::set_level(log_level); });
+    app.parse_complete_callback([&] {
+      hydra::log::set_level(log_level);
+      if (!log_file.empty()) hydra::log::add_file(log_file);
+    });
     hydra::log::init("info");
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

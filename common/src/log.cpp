@@ -50,7 +50,12 @@ void set_level(std::string_view level) {
 }
 
 void add_file(const std::filesystem::path& file) {
-  auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file.string(), /*truncate=*/false);
+  std::shared_ptr<spdlog::sinks::basic_file_sink_mt> sink;
+  try {
+    sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file.string(), /*truncate=*/false);
+  } catch (const spdlog::spdlog_ex& e) {
+    throw Error("cannot open log file '" + file.string() + "': " + e.what());
+  }
   sink->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] [t%t] %v");
   logger().sinks().push_back(std::move(sink));
 }

@@ -77,7 +77,9 @@ Ukeire ukeire(const TileCounts& closed, const TileCounts& visible);
 // discard. after[t] is the best shanten of the hand minus one t, or kNoShanten when t is not held.
 struct DiscardShanten {
   std::array<std::int8_t, kNumTileTypes> after{};
-  int best = kNoShanten;  // min over after[] == the best shanten of the 3n+2 hand itself
+  // min over after[]: the 3n+2 hand's own best shanten, except that a complete hand (-1) has
+  // best 0 (any discard leaves it tenpai at best).
+  int best = kNoShanten;
 
   // Discards that keep the best shanten reachable now ("efficient discards").
   TileMask efficient() const { return below(best + 1); }

@@ -30,7 +30,8 @@ if [ "$with_torch" = ON ]; then
   args+=(-DCMAKE_PREFIX_PATH="$prefix" -DPython3_EXECUTABLE="$HYDRA_VENV/bin/python")
 fi
 say "configuring $build_dir ($build_type${sanitize:+, $sanitize sanitizer}, torch $with_torch, werror $werror)"
-cmake "${args[@]}" > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
+mkdir -p "$build_dir"
+cmake "${args[@]}" > "$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; exit 1; }
 say "building with $(jobs_default) jobs"
 cmake --build "$build_dir" -j "$(jobs_default)"
 echo "$build_dir"

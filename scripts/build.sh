@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Configures and builds Hydra with CMake + Ninja (+ ccache).
 #   scripts/build.sh [--sanitize address|thread] [--debug] [--no-torch] [--build-dir DIR]
-# Prints the build directory on the last line. CI=true turns warnings into errors.
+# Progress goes to stderr; stdout gets only the build directory (for scripts to capture).
+# CI=true turns warnings into errors.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
+exec 3>&1 1>&2  # fd 3: the real stdout, for the build directory only
 
 sanitize=""; build_type=Release; with_torch=ON; build_dir=""
 while [ $# -gt 0 ]; do
@@ -34,4 +36,4 @@ mkdir -p "$build_dir"
 cmake "${args[@]}" > "$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; exit 1; }
 say "building with $(jobs_default) jobs"
 cmake --build "$build_dir" -j "$(jobs_default)"
-echo "$build_dir"
+echo "$build_dir" >&3

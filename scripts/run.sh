@@ -5,7 +5,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 "$HYDRA_ROOT/scripts/setup.sh"
-build_dir=$("$HYDRA_ROOT/scripts/build.sh" | tail -n 1)
+build_dir=$("$HYDRA_ROOT/scripts/build.sh" )
 hydra=$build_dir/apps/hydra
 config=${1:-$HYDRA_ROOT/configs/quickstart.json}
 cd "$HYDRA_ROOT"

@@ -28,7 +28,7 @@ case "$sanitize" in
           export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ;;
   *) echo "test.sh: --sanitize must be address or thread" >&2; exit 2 ;;
 esac
-build_dir=$("$HYDRA_ROOT/scripts/build.sh" "${build_args[@]}" | tail -n 1)
+build_dir=$("$HYDRA_ROOT/scripts/build.sh" "${build_args[@]}" )
 [ -n "${HYDRA_TESTDATA:-}" ] && say "real data: $HYDRA_TESTDATA" || say "HYDRA_TESTDATA not set: real-data tests will be skipped"
 say "running tests in $build_dir"
 cd "$build_dir"

@@ -1,0 +1,63 @@
+#pragma once
+
+// One game as Hydra holds it in memory, whatever file it came from: the player names and the
+// mjai events in one normalised form (see docs/LOGS.md):
+//   - start_kyoku always has scores and kyotaku, reach_accepted/hora/ryukyoku/end_game always
+//     have deltas (where the kind pays) and the scores after the event;
+//   - consumed tiles are sorted (kind, red five first: Tenhou id order), ankan's pai is "?";
+//   - new dora follow Tenhou: after an ankan before the rinshan tsumo, after an open kan after the
+//     rinshan tsumo and before the discard.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hydra/common/error.hpp"
+#include "hydra/game/event.hpp"
+
+namespace hydra::data {
+
+struct GameLog {
+  std::array<std::string, game::kNumSeats> names;
+  std::string uri;  // where the game came from (the Tenhou log URL), may be empty
+  std::vector<game::Event> events;
+};
+
+// A log that is well formed but played under rules Hydra does not model (3-player, no red fives,
+// chips, 30k start, ...). The message names the file and the rule.
+class UnsupportedRule : public Error {
+ public:
+  using Error::Error;
+};
+
+// Which optional mjai fields an input line carried; the normaliser fills in the rest.
+enum GivenField : std::uint8_t {
+  kGivenScores = 1,
+  kGivenDeltas = 2,
+  kGivenKyotaku = 4,
+  kGivenAll = 7,
+};
+
+// Names the place of event i in its source, for error messages ("file.json.gz:12").
+using Locator = std::function<std::string(std::size_t event_index)>;
+
+// Brings a parsed game into the normalised form and checks that it is one whole game whose
+// given scores agree with the sum of its deltas. `given` has one GivenField mask per event
+// (empty: everything given). Throws hydra::Error naming the place via `where`.
+void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locator& where);
+
+// Why Hydra's presets cannot play this game (start scores other than 25,000), or nullopt.
+std::optional<std::string> unsupported_rule(const GameLog& log);
+
+// The first difference between two event streams ("event 12 (dahai): field 'pai' 5m vs 5mr"),
+// or nullopt when they are equal; names and uri compared too.
+std::optional<std::string> first_difference(const GameLog& a, const GameLog& b);
+std::optional<std::string> first_difference(const game::Event& a, const game::Event& b);
+
+// Sort key for tiles in Tenhou id order: by kind, the red five before the plain fives.
+inline int tenhou_order(game::Pai p) { return p.type().index() * 2 + (p.is_red() ? 0 : 1); }
+
+}  // namespace hydra::data

@@ -1,0 +1,40 @@
+#pragma once
+
+// mjai JSON lines <-> events. Reads the Mortal and the gimite dialect (docs/LOGS.md lists the
+// differences), writes the Mortal dialect with Tenhou's result fields kept.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "hydra/data/game_log.hpp"
+
+namespace hydra::data {
+
+// One parsed line: the event, which optional fields it carried, and the names of a start_game.
+struct ParsedLine {
+  game::Event event;
+  std::uint8_t given = 0;  // GivenField mask
+  std::array<std::string, game::kNumSeats> names;
+  std::string uri;
+};
+
+// Parses one mjai JSON line. Throws hydra::Error naming the field (no file or line: the caller
+// adds them).
+ParsedLine parse_mjai_line(std::string_view line);
+
+// One event as a Mortal-dialect JSON line (no newline). start_game takes the names from `log`.
+std::string to_mjai_line(const game::Event& e, const GameLog& log);
+
+// Reads one game from a .json or .json.gz file (streamed; memory bounded by the game) and
+// normalises it. Errors name the file and line.
+GameLog read_mjai(const std::filesystem::path& path);
+
+// The game as Mortal-dialect JSON lines.
+std::string to_mjai_text(const GameLog& log);
+
+// Writes the game atomically, gzipped when the name ends in ".gz".
+void write_mjai(const std::filesystem::path& path, const GameLog& log);
+
+}  // namespace hydra::data

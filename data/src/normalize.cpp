@@ -1,0 +1,169 @@
+// The one normalised in-memory form every reader produces (see game_log.hpp): scores rebuilt
+// from the running deltas and riichi sticks, canonical tile and dora order, whole-game checks.
+
+#include <algorithm>
+
+#include "hydra/data/game_log.hpp"
+
+namespace hydra::data {
+namespace {
+
+using game::Event;
+using game::EventType;
+using game::Scores;
+
+constexpr std::int32_t kStartScore = 25000;
+constexpr std::int32_t kRiichiStick = 1000;
+
+std::string scores_text(const Scores& s) {
+  std::string out = "[";
+  for (std::size_t p = 0; p < s.size(); ++p) out.append(p ? "," : "").append(std::to_string(s[p]));
+  return out.append("]");
+}
+
+bool pays(EventType t) {
+  return t == EventType::reach_accepted || t == EventType::hora || t == EventType::ryukyoku;
+}
+
+void sort_tiles(game::Consumed& c) {
+  std::sort(c.begin(), c.end(), [](game::Pai a, game::Pai b) { return tenhou_order(a) < tenhou_order(b); });
+}
+
+// Mortal's reach_accepted carries no deltas: the stick is 1,000 from the riichi player.
+Scores reach_deltas(const Event& e) {
+  Scores d{};
+  d[static_cast<std::size_t>(e.actor.index())] = -kRiichiStick;
+  return d;
+}
+
+// Scores at the start of the game: given by the first start_kyoku, else rebuilt backwards from
+// the first event that gives scores (gimite logs give none at the start), else 25,000 each.
+Scores start_scores(const GameLog& log, const std::vector<std::uint8_t>& given) {
+  Scores acc{};
+  for (std::size_t i = 0; i < log.events.size(); ++i) {
+    const Event& e = log.events[i];
+    const std::uint8_t g = given.empty() ? std::uint8_t{kGivenAll} : given[i];
+    if (e.type == EventType::start_kyoku && (g & kGivenScores)) {
+      Scores s = e.scores;
+      for (int p = 0; p < game::kNumSeats; ++p) s[static_cast<std::size_t>(p)] -= acc[static_cast<std::size_t>(p)];
+      return s;
+    }
+    if (!pays(e.type) && e.type != EventType::end_game) continue;
+    Scores d = e.deltas;
+    if (e.type == EventType::reach_accepted && !(g & kGivenDeltas)) d = reach_deltas(e);
+    if (e.type != EventType::end_game)
+      for (int p = 0; p < game::kNumSeats; ++p) acc[static_cast<std::size_t>(p)] += d[static_cast<std::size_t>(p)];
+    if (g & kGivenScores) {
+      Scores s = e.scores;
+      for (int p = 0; p < game::kNumSeats; ++p) s[static_cast<std::size_t>(p)] -= acc[static_cast<std::size_t>(p)];
+      return s;
+    }
+  }
+  return {kStartScore, kStartScore, kStartScore, kStartScore};
+}
+
+// Moves `dora` events to Tenhou's place relative to the kan that revealed them.
+void order_dora(std::vector<Event>& ev) {
+  for (std::size_t i = 1; i < ev.size(); ++i) {
+    if (ev[i].type != EventType::dora) continue;
+    const EventType prev = ev[i - 1].type;
+    const bool open_kan_before = prev == EventType::daiminkan || prev == EventType::kakan;
+    if (open_kan_before && i + 1 < ev.size() && ev[i + 1].type == EventType::tsumo) {
+      std::swap(ev[i], ev[i + 1]);  // open kan, dora, tsumo -> open kan, tsumo, dora
+    } else if (prev == EventType::tsumo && i >= 2 && ev[i - 2].type == EventType::ankan) {
+      std::swap(ev[i], ev[i - 1]);  // ankan, tsumo, dora -> ankan, dora, tsumo
+    } else if (prev == EventType::dahai && i >= 3 && ev[i - 2].type == EventType::tsumo &&
+               (ev[i - 3].type == EventType::daiminkan || ev[i - 3].type == EventType::kakan)) {
+      std::swap(ev[i], ev[i - 1]);  // revealed after the discard -> before it
+    }
+  }
+}
+
+}  // namespace
+
+void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locator& where) {
+  auto& ev = log.events;
+  HYDRA_CHECK(given.empty() || given.size() == ev.size(), "normalize: one GivenField mask per event");
+  if (ev.empty()) throw Error(where(0) + ": no events");
+  auto fail = [&](std::size_t i, const std::string& msg) -> Error {
+    return Error(where(i) + ": " + std::string(game::to_string(ev[i].type)) + ": " + msg);
+  };
+  if (ev.front().type != EventType::start_game) throw fail(0, "a game must begin with start_game");
+  if (ev.back().type != EventType::end_game)
+    throw fail(ev.size() - 1, "the game does not end with end_game (truncated log?)");
+
+  // Tile order first: it does not move events, so `given` stays aligned until order_dora.
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    Event& e = ev[i];
+    if (e.type == EventType::ankan) e.pai = game::Pai::unknown();
+    if (!e.consumed.empty()) sort_tiles(e.consumed);
+    // The discard after a chi or pon never is a tsumogiri; gimite's converter marks it as one
+    // when the tile happens to be the player's last drawn tile.
+    if (e.type == EventType::dahai && i > 0 && (ev[i - 1].type == EventType::chi || ev[i - 1].type == EventType::pon))
+      e.tsumogiri = false;
+  }
+
+  Scores running = start_scores(log, given);
+  int sticks = -1;  // unknown until the first start_kyoku
+  bool in_kyoku = false;
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    Event& e = ev[i];
+    const std::uint8_t g = given.empty() ? std::uint8_t{kGivenAll} : given[i];
+    switch (e.type) {
+      case EventType::start_game:
+        if (i != 0) throw fail(i, "a second start_game inside one game");
+        continue;
+      case EventType::start_kyoku:
+        if (in_kyoku) throw fail(i, "start_kyoku before the previous kyoku's end_kyoku");
+        in_kyoku = true;
+        if ((g & kGivenKyotaku) && sticks >= 0 && e.kyotaku != sticks)
+          throw fail(i, "field 'kyotaku' " + std::to_string(e.kyotaku) + " but " + std::to_string(sticks) +
+                            " riichi sticks are on the table");
+        if (sticks < 0) sticks = (g & kGivenKyotaku) ? e.kyotaku : 0;
+        e.kyotaku = static_cast<std::uint8_t>(sticks);
+        break;
+      case EventType::end_kyoku:
+        if (!in_kyoku) throw fail(i, "end_kyoku outside a kyoku");
+        in_kyoku = false;
+        continue;
+      case EventType::end_game:
+        if (in_kyoku) throw fail(i, "end_game before end_kyoku");
+        break;
+      case EventType::none:
+        continue;
+      default:
+        if (!in_kyoku) throw fail(i, "event outside a kyoku (between end_kyoku and start_kyoku)");
+        break;
+    }
+    if (pays(e.type)) {
+      if (!(g & kGivenDeltas)) {
+        if (e.type != EventType::reach_accepted)
+          throw fail(i, "field 'deltas' is missing: the scores cannot be rebuilt");
+        e.deltas = reach_deltas(e);
+      }
+      for (int p = 0; p < game::kNumSeats; ++p) running[static_cast<std::size_t>(p)] += e.deltas[static_cast<std::size_t>(p)];
+      if (e.type == EventType::reach_accepted) ++sticks;
+      if (e.type == EventType::hora) sticks = 0;  // all sticks go to the (first) winner
+    }
+    if (e.type == EventType::start_kyoku || e.type == EventType::end_game || pays(e.type)) {
+      if ((g & kGivenScores) && e.scores != running)
+        throw fail(i, "field 'scores' " + scores_text(e.scores) + " disagrees with " + scores_text(running) +
+                          " from the start scores and the deltas");
+      e.scores = running;
+    }
+  }
+  order_dora(ev);
+}
+
+std::optional<std::string> unsupported_rule(const GameLog& log) {
+  for (const Event& e : log.events) {
+    if (e.type != EventType::start_kyoku) continue;
+    for (std::int32_t s : e.scores)
+      if (s != kStartScore)
+        return "start scores " + scores_text(e.scores) + ": Hydra's rules start every player at 25,000";
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace hydra::data

@@ -1,0 +1,70 @@
+#include "hydra/game/event.hpp"
+
+#include "hydra/common/error.hpp"
+
+namespace hydra::game {
+namespace {
+
+constexpr std::array<std::string_view, kNumEventTypes> kEventNames = {
+    "none", "start_game", "start_kyoku", "tsumo", "dahai", "chi", "pon", "daiminkan", "kakan",
+    "ankan", "dora", "reach", "reach_accepted", "hora", "ryukyoku", "end_kyoku", "end_game"};
+
+constexpr std::array<std::string_view, kNumMjaiYaku> kYakuNames = {
+    "menzenchin_tsumoho", "reach", "ippatsu", "chankan", "rinshankaiho", "haiteiraoyue",
+    "hoteiraoyui", "pinfu", "tanyaochu", "ipeko", "jikaze", "bakaze", "sangenpai", "double_reach",
+    "chitoitsu", "honchantaiyao", "ikkitsukan", "sanshokudojun", "sanshokudoko", "sankantsu",
+    "toitoiho", "sananko", "shosangen", "honroto", "ryanpeko", "junchantaiyao", "honiso", "chiniso",
+    "renho", "tenho", "chiho", "daisangen", "suanko", "tsuiso", "ryuiso", "chinroto", "churenpoton",
+    "kokushimuso", "daisushi", "shosushi", "sukantsu", "dora", "uradora", "akadora"};
+
+constexpr std::array<std::string_view, 8> kReasonNames = {
+    "unknown", "fanpai", "kyushukyuhai", "suchareach", "sufonrenta", "sukaikan", "sanchaho",
+    "nagashimangan"};
+
+template <typename Enum, std::size_t N>
+Enum parse_name(const std::array<std::string_view, N>& names, std::string_view name, const char* what) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<Enum>(i);
+  throw Error("unknown " + std::string(what) + " '" + std::string(name) + "'");
+}
+
+}  // namespace
+
+std::string_view to_string(EventType t) { return kEventNames.at(static_cast<std::size_t>(t)); }
+EventType parse_event_type(std::string_view name) { return parse_name<EventType>(kEventNames, name, "event type"); }
+std::string_view to_string(MjaiYaku y) { return kYakuNames.at(static_cast<std::size_t>(y)); }
+MjaiYaku parse_mjai_yaku(std::string_view name) { return parse_name<MjaiYaku>(kYakuNames, name, "yaku"); }
+std::string_view to_string(RyukyokuReason r) { return kReasonNames.at(static_cast<std::size_t>(r)); }
+RyukyokuReason parse_ryukyoku_reason(std::string_view name) {
+  // "unknown" is our placeholder for an absent reason, never a spelling in a log.
+  if (name == "unknown") throw Error("unknown ryukyoku reason 'unknown'");
+  return parse_name<RyukyokuReason>(kReasonNames, name, "ryukyoku reason");
+}
+
+std::string_view wind_name(TileType t) {
+  HYDRA_CHECK(t.is_wind(), "wind_name of a non-wind tile");
+  return mjai_name(Pai(t));
+}
+
+std::string describe(const Event& e) {
+  // append() rather than operator+ chains: GCC 12 reports a false -Wrestrict on those.
+  std::string s(to_string(e.type));
+  auto add = [&s](std::string_view key, std::string_view value) {
+    s.append(" ").append(key).append("=").append(value);
+  };
+  if (e.actor.valid()) add("actor", std::to_string(e.actor.index()));
+  if (e.target.valid()) add("target", std::to_string(e.target.index()));
+  if (!e.pai.is_unknown()) add("pai", mjai_name(e.pai));
+  if (!e.consumed.empty()) {
+    std::string c;
+    for (Pai p : e.consumed) c.append(mjai_name(p));
+    add("consumed", c);
+  }
+  if (e.type == EventType::start_kyoku) {
+    s.append(" ").append(wind_name(e.bakaze)).append(std::to_string(e.kyoku));
+    s.append("-").append(std::to_string(e.honba));
+  }
+  return s;
+}
+
+}  // namespace hydra::game

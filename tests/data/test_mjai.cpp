@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "hydra/data/mjai.hpp"
+#include "hydra/data/text_file.hpp"
+#include "testdata.hpp"
+
+namespace hydra::data {
+namespace {
+
+using game::EventType;
+
+// A temporary folder for files the tests build, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("hydra_test_mjai_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write(const std::filesystem::path& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+std::string error_of(const std::filesystem::path& p) {
+  try {
+    read_mjai(p);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A short Mortal-dialect game, written by hand: scores and kyotaku in start_kyoku, ura_markers,
+// reach_accepted without deltas, ankan without pai.
+const char* kMortalGame =
+    R"({"type":"start_game","names":["a","b","c","d"]}
+{"type":"start_kyoku","bakaze":"E","dora_marker":"1m","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"scores":[25000,25000,25000,25000],"tehais":[["1m","1m","1m","1m","2m","3m","4m","5m","6m","7m","8m","9m","9m"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"]]}
+{"type":"tsumo","actor":0,"pai":"E"}
+{"type":"ankan","actor":0,"consumed":["1m","1m","1m","1m"]}
+{"type":"tsumo","actor":0,"pai":"5pr"}
+{"type":"dora","dora_marker":"2p"}
+{"type":"reach","actor":0}
+{"type":"dahai","actor":0,"pai":"E","tsumogiri":false}
+{"type":"reach_accepted","actor":0}
+{"type":"tsumo","actor":1,"pai":"?"}
+{"type":"dahai","actor":1,"pai":"9m","tsumogiri":true}
+{"type":"hora","actor":0,"target":1,"deltas":[3900,-2900,0,0],"ura_markers":["S"]}
+{"type":"end_kyoku"}
+{"type":"start_kyoku","bakaze":"E","dora_marker":"1m","kyoku":2,"honba":0,"kyotaku":0,"oya":1,"scores":[27900,22100,25000,25000],"tehais":[["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"]]}
+{"type":"ryukyoku","deltas":[1500,-1500,1500,-1500]}
+{"type":"end_kyoku"}
+{"type":"end_game"}
+)";
+
+TEST(Mjai, MortalDialectIsNormalised) {
+  TempDir tmp;
+  write(tmp / "g.json", kMortalGame);
+  const GameLog log = read_mjai(tmp / "g.json");
+  ASSERT_EQ(log.events.size(), 17u);
+  EXPECT_EQ(log.names[2], "c");
+  // The dora of an ankan is revealed before the rinshan tsumo (Tenhou order).
+  EXPECT_EQ(log.events[3].type, EventType::ankan);
+  EXPECT_TRUE(log.events[3].pai.is_unknown());
+  EXPECT_EQ(log.events[4].type, EventType::dora);
+  EXPECT_EQ(log.events[5].type, EventType::tsumo);
+  // reach_accepted gets the stick as deltas, hora and the end get the running scores.
+  EXPECT_EQ(log.events[8].deltas, (game::Scores{-1000, 0, 0, 0}));
+  EXPECT_EQ(log.events[8].scores, (game::Scores{24000, 25000, 25000, 25000}));
+  EXPECT_EQ(log.events[11].scores, (game::Scores{27900, 22100, 25000, 25000}));
+  EXPECT_EQ(log.events[11].ura_markers.size(), 1);
+  EXPECT_EQ(log.events[16].scores, (game::Scores{29400, 20600, 26500, 23500}));
+}
+
+TEST(Mjai, InconsistentScoresNameTheLine) {
+  TempDir tmp;
+  std::string text = kMortalGame;
+  text.replace(text.find("[27900,22100"), 12, "[28000,22100");
+  write(tmp / "g.json", text);
+  const std::string err = error_of(tmp / "g.json");
+  EXPECT_NE(err.find("g.json:14: start_kyoku: field 'scores' [28000,22100,25000,25000] disagrees"), std::string::npos) << err;
+}
+
+TEST(Mjai, CorruptInputsNameFileAndLine) {
+  TempDir tmp;
+  const std::string good = kMortalGame;
+  const std::string gz = gzip_compress(good);
+
+  write(tmp / "truncated.json.gz", gz.substr(0, gz.size() / 2));
+  EXPECT_NE(error_of(tmp / "truncated.json.gz").find("truncated.json.gz:"), std::string::npos);
+  EXPECT_NE(error_of(tmp / "truncated.json.gz").find("truncated gzip data"), std::string::npos) << error_of(tmp / "truncated.json.gz");
+
+  std::string corrupt = gz;
+  for (std::size_t i = 20; i < 60; ++i) corrupt[i] = static_cast<char>(corrupt[i] ^ 0x5a);
+  write(tmp / "corrupt.json.gz", corrupt);
+  EXPECT_NE(error_of(tmp / "corrupt.json.gz").find("corrupt.json.gz:1: "), std::string::npos) << error_of(tmp / "corrupt.json.gz");
+
+  std::string broken = good;
+  broken.replace(broken.find(R"("pai":"E"})"), 10, R"("pai":"E")");  // line 3 loses its brace
+  write(tmp / "broken.json", broken);
+  EXPECT_NE(error_of(tmp / "broken.json").find("broken.json:3: broken JSON"), std::string::npos) << error_of(tmp / "broken.json");
+
+  std::string unknown = good;
+  unknown.replace(unknown.find(R"("type":"reach","actor":0)"), 14, R"("type":"riichi")");
+  write(tmp / "unknown.json", unknown);
+  EXPECT_NE(error_of(tmp / "unknown.json").find("unknown.json:7: field 'type': unknown event type 'riichi'"), std::string::npos)
+      << error_of(tmp / "unknown.json");
+
+  std::string bad_tile = good;
+  bad_tile.replace(bad_tile.find(R"("pai":"5pr")"), 11, R"("pai":"0p")");
+  write(tmp / "tile.json", bad_tile);
+  EXPECT_NE(error_of(tmp / "tile.json").find("tile.json:5: field 'pai': unknown mjai tile '0p'"), std::string::npos) << error_of(tmp / "tile.json");
+
+  write(tmp / "cut.json", good.substr(0, good.find(R"({"type":"end_kyoku"})")));
+  EXPECT_NE(error_of(tmp / "cut.json").find("truncated log"), std::string::npos) << error_of(tmp / "cut.json");
+
+  EXPECT_NE(error_of(tmp / "missing.json").find("missing.json: cannot open"), std::string::npos);
+}
+
+// Every gimite file reads, and writing it in the Mortal dialect (gzipped and plain) and reading
+// it back gives the same events.
+TEST(Mjai, RealLogsRoundTripThroughTheMortalDialect) {
+  HYDRA_REQUIRE_TESTDATA(dir, "mjai");
+  TempDir tmp;
+  int files = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    SCOPED_TRACE(f.path().string());
+    const GameLog log = read_mjai(f.path());
+    for (const char* ext : {".json.gz", ".json"}) {
+      const auto out = tmp / ("out" + std::string(ext));
+      write_mjai(out, log);
+      const auto diff = first_difference(log, read_mjai(out));
+      EXPECT_FALSE(diff) << *diff;
+    }
+    // The gimite scores were checked against the deltas while reading; the last ones are final.
+    EXPECT_EQ(log.events.back().type, EventType::end_game);
+    ++files;
+  }
+  EXPECT_EQ(files, 34);
+}
+
+// mjai carries no rule flags: games under other rules either read and are flagged by their start
+// scores, or fail the score check with a message naming file and line (gimite wrote 25,000-based
+// scores into reach_accepted of a 30,000-start game). The chip and ratio1 games look like
+// ordinary 25,000 games in mjai and read as such.
+TEST(Mjai, OtherRulesAreReadOrRejectedWithAReason) {
+  HYDRA_REQUIRE_TESTDATA(dir, "other_rules/mjai");
+  int files = 0, refused = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    SCOPED_TRACE(f.path().string());
+    ++files;
+    try {
+      const GameLog log = read_mjai(f.path());
+      if (const auto why = unsupported_rule(log)) {
+        EXPECT_NE(why->find("start scores"), std::string::npos) << *why;
+        ++refused;
+      }
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(f.path().string() + ":"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("field 'scores'"), std::string::npos) << e.what();
+      ++refused;
+    }
+  }
+  EXPECT_EQ(files, 5);
+  EXPECT_EQ(refused, 3);  // ratio and sanma (1,000 start), newattr2023 (30,000 start)
+}
+
+}  // namespace
+}  // namespace hydra::data

@@ -1,0 +1,53 @@
+#pragma once
+
+// The replay checker behind `hydra replay --check`: replays a game through the four seats' views
+// (game/view.hpp) and checks it against the engine's rules, event by event:
+//   - every decision (dahai, calls, kans, reach, hora, kyuushu) is one of the actor's legal moves,
+//     and every draw comes from the seat whose turn it is, while the live wall has tiles;
+//   - every hora: yaku, han, fu and points recomputed by the scoring engine from the winner's view
+//     (ura indicators from the log), and the deltas with honba, sticks, double ron and pao;
+//   - every ryukyoku: the reason holds (exhaustive, kyuushu, four winds, four riichi, four kans),
+//     tenpai and nagashi recomputed from the hands, the payments;
+//   - every reach_accepted stick, the running scores, honba, sticks and dealer of each kyoku, when
+//     the game ends (tobi, agari-yame, extension) and the final scores.
+// A game played under rules the presets do not model is `skipped` with the reason.
+//
+// Places are "file:N", N the 1-based position of the event in the game's normalised mjai stream
+// (for an mjai file: its line, up to Tenhou's reordering of dora events).
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hydra/data/game_log.hpp"
+#include "hydra/game/table_rules.hpp"
+
+namespace hydra::data {
+
+enum class ReplayStatus : std::uint8_t { pass, fail, skipped, error };
+std::string_view to_string(ReplayStatus s);
+
+struct ReplayReport {
+  std::string file;
+  ReplayStatus status = ReplayStatus::pass;
+  std::string message;  // the first failure, the skip reason or the read error
+  int events = 0;
+  int kyoku = 0;
+  int decisions = 0;    // actor events checked for legality
+  int horas = 0;
+  int ryukyokus = 0;
+};
+
+// Checks one game already in memory; `name` prefixes every place in the messages.
+ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name);
+
+// Reads and checks one file (any format hydra reads; today mjai .json / .json.gz). Read errors,
+// corrupt files and unsupported rules become the report's status, never an exception.
+ReplayReport check_file(const std::filesystem::path& file, const game::TableRules& rules);
+
+// The files named by `inputs`: files as given, folders expanded (sorted, recursively) to the
+// files with a known log extension. Throws hydra::Error for an input that does not exist.
+std::vector<std::filesystem::path> collect_log_files(const std::vector<std::string>& inputs);
+
+}  // namespace hydra::data

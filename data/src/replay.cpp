@@ -1,0 +1,459 @@
+// The replay checker (replay.hpp): one Checker per game walks the events through four views.
+
+#include "hydra/data/replay.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "hydra/common/error.hpp"
+#include "hydra/data/mjai.hpp"
+#include "hydra/game/kyoku.hpp"
+#include "hydra/game/view.hpp"
+
+namespace hydra::data {
+namespace {
+
+using game::Event;
+using game::EventType;
+using game::PlayerView;
+using game::Scores;
+using game::Seat;
+
+constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
+
+// A failed check; the message already names the place.
+struct Mismatch {
+  std::string message;
+};
+
+std::string scores_text(const Scores& s) {
+  std::string out = "[";
+  for (std::size_t p = 0; p < s.size(); ++p) out.append(p ? "," : "").append(std::to_string(s[p]));
+  return out + "]";
+}
+
+std::string yakus_text(const game::MjaiYakuList& y) {
+  std::string out = "[";
+  for (int i = 0; i < y.size(); ++i)
+    out.append(i ? "," : "").append(game::to_string(y[i].yaku)).append(" ").append(std::to_string(y[i].han));
+  return out + "]";
+}
+
+game::MjaiYakuList sorted(game::MjaiYakuList y) {
+  std::sort(y.begin(), y.end(), [](const game::MjaiYakuHan& a, const game::MjaiYakuHan& b) {
+    return a.yaku != b.yaku ? a.yaku < b.yaku : a.han < b.han;
+  });
+  game::MjaiYakuList out;
+  for (const auto& x : y)
+    if (x.han != 0) out.push_back(x);
+  return out;
+}
+
+// The game lengths a log may have been played at. A Tenhou log id ("2019021004gm-00a9-...")
+// names its lobby type, whose bit 0x08 is set for a hanchan; without one, the log does not say,
+// and both hanchan and tonpuusen stay candidates until the events rule one out.
+std::vector<game::GameLength> game_lengths(const GameLog& log, const game::TableRules& rules) {
+  if (rules.length == game::GameLength::one_kyoku) return {rules.length};
+  const std::size_t gm = log.uri.find("gm-");
+  if (gm != std::string::npos && gm + 7 <= log.uri.size()) {
+    try {
+      const int type = std::stoi(log.uri.substr(gm + 3, 4), nullptr, 16);
+      return {(type & 0x08) ? game::GameLength::hanchan : game::GameLength::tonpuusen};
+    } catch (const std::exception&) {
+      // not a Tenhou id: fall through
+    }
+  }
+  return {rules.length, rules.length == game::GameLength::hanchan ? game::GameLength::tonpuusen : game::GameLength::hanchan};
+}
+
+class Checker {
+ public:
+  Checker(const GameLog& log, const game::TableRules& rules, std::string_view name)
+      : log_(log), rules_(rules), name_(name),
+        views_{PlayerView(Seat(0), rules), PlayerView(Seat(1), rules), PlayerView(Seat(2), rules), PlayerView(Seat(3), rules)} {
+    for (game::GameLength len : game_lengths(log, rules)) {
+      Track t{rules, game::GameProgress::start(rules), false};
+      t.rules.length = len;
+      if (len != rules.length) t.rules.name += len == game::GameLength::tonpuusen ? " (tonpuusen)" : " (hanchan)";
+      tracks_.push_back(t);
+    }
+  }
+
+  void run(ReplayReport& report) {
+    for (i_ = 0; i_ < log_.events.size(); ++i_) {
+      const Event& e = log_.events[i_];
+      try {
+        step(e, report);
+      } catch (const Error& err) {
+        fail(err.what());
+      }
+      for (PlayerView& v : views_) {
+        try {
+          v.apply(e);
+        } catch (const Error& err) {
+          fail(std::string("seat ") + std::to_string(v.seat().index()) + "'s view rejects the event: " + err.what());
+        }
+      }
+      ++report.events;
+    }
+    if (!ended_) fail("the game has no end_game");
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    throw Mismatch{name_ + ":" + std::to_string(i_ + 1) + ": " + why};
+  }
+  void expect(bool ok, const std::string& why) const {
+    if (!ok) fail(why);
+  }
+
+  void check_decision(const Event& e, Seat actor, ReplayReport& report) {
+    std::string why;
+    if (!views_[at(actor)].is_legal(e, &why))
+      fail("illegal " + std::string(game::to_string(e.type)) + " by seat " + std::to_string(actor.index()) + ": " + why +
+           " [" + game::describe(e) + "]");
+    ++report.decisions;
+  }
+
+  void step(const Event& e, ReplayReport& report) {
+    if (ended_) fail("event after end_game");
+    switch (e.type) {
+      case EventType::none:
+        return;
+      case EventType::start_game:
+        expect(!started_, "a second start_game");
+        started_ = true;
+        scores_ = game::GameProgress::start(rules_).scores;
+        return;
+      case EventType::start_kyoku:
+        start_kyoku(e, report);
+        return;
+      case EventType::tsumo:
+        expect(in_kyoku_ && !kyoku_over_, "tsumo outside a kyoku");
+        expect(e.actor == drawer_, "seat " + std::to_string(e.actor.index()) + " draws, but it is seat " +
+                                       std::to_string(drawer_.index()) + "'s draw");
+        expect(views_[0].live_left() > 0, "tsumo from an empty live wall");
+        awaiting_ = e.actor;
+        return;
+      case EventType::dahai:
+        expect(e.actor == awaiting_, "seat " + std::to_string(e.actor.index()) + " discards out of turn");
+        check_decision(e, e.actor, report);
+        drawer_ = e.actor.next();
+        awaiting_ = Seat::none();
+        return;
+      case EventType::reach:
+        expect(e.actor == awaiting_, "riichi out of turn");
+        check_decision(e, e.actor, report);
+        return;
+      case EventType::chi:
+      case EventType::pon:
+      case EventType::daiminkan:
+        check_decision(e, e.actor, report);
+        awaiting_ = e.actor;
+        drawer_ = e.actor;  // after a daiminkan: the rinshan draw
+        return;
+      case EventType::kakan:
+      case EventType::ankan:
+        expect(e.actor == awaiting_, std::string(game::to_string(e.type)) + " out of turn");
+        check_decision(e, e.actor, report);
+        drawer_ = e.actor;
+        awaiting_ = Seat::none();
+        return;
+      case EventType::dora:
+        expect(views_[0].dora_markers().size() <= views_[0].kans(), "a dora indicator without a kan");
+        return;
+      case EventType::reach_accepted: {
+        Scores d{};
+        d[at(e.actor)] = -1000;
+        expect(e.deltas == d, "reach_accepted deltas " + scores_text(e.deltas) + ", expected " + scores_text(d));
+        pay(d, e);
+        ++kyotaku_;
+        return;
+      }
+      case EventType::hora:
+        hora(e, report);
+        return;
+      case EventType::ryukyoku:
+        ryukyoku(e, report);
+        return;
+      case EventType::end_kyoku:
+        end_kyoku();
+        return;
+      case EventType::end_game:
+        end_game(e);
+        return;
+    }
+  }
+
+  void pay(const Scores& d, const Event& e) {
+    for (int s = 0; s < game::kNumSeats; ++s) scores_[ix(s)] += d[ix(s)];
+    expect(e.scores == scores_, "scores " + scores_text(e.scores) + ", expected " + scores_text(scores_));
+  }
+
+  void start_kyoku(const Event& e, ReplayReport& report) {
+    expect(started_, "start_kyoku before start_game");
+    expect(!in_kyoku_, "start_kyoku inside a kyoku");
+    auto kyoku_name = [](game::TileType bakaze, int kyoku, int honba) {
+      return std::string(game::wind_name(bakaze)) + std::to_string(kyoku) + "-" + std::to_string(honba);
+    };
+    std::string first_why;
+    std::vector<Track> alive;
+    for (const Track& t : tracks_) {
+      const game::GameProgress& p = t.progress;
+      std::string why;
+      if (t.over)
+        why = "start_kyoku after the game should have ended (" + t.rules.name + ")";
+      else if (!(e.bakaze == p.bakaze() && e.kyoku == p.kyoku() && e.honba == p.honba && e.oya == p.oya()))
+        why = "kyoku " + kyoku_name(e.bakaze, e.kyoku, e.honba) + " oya " + std::to_string(e.oya.index()) + ", expected " +
+              kyoku_name(p.bakaze(), p.kyoku(), p.honba) + " oya " + std::to_string(p.oya().index()) + " (" + t.rules.name + ")";
+      if (why.empty()) alive.push_back(t);
+      else if (first_why.empty()) first_why = why;
+    }
+    expect(!alive.empty(), first_why);
+    tracks_ = std::move(alive);
+    expect(e.kyotaku == kyotaku_, "kyotaku " + std::to_string(e.kyotaku) + ", expected " + std::to_string(kyotaku_));
+    expect(e.scores == scores_, "start scores " + scores_text(e.scores) + ", expected " + scores_text(scores_));
+    in_kyoku_ = true;
+    kyoku_over_ = false;
+    outcome_ = {};
+    drawer_ = e.oya;
+    awaiting_ = Seat::none();
+    ++report.kyoku;
+  }
+
+  // The winners of the hora group starting at event i_ (a double ron is consecutive hora events).
+  Seat sticks_winner(const Event& first) const {
+    if (first.actor == first.target) return first.actor;
+    Seat best = first.actor;
+    std::size_t begin = i_;
+    while (begin > 0 && log_.events[begin - 1].type == EventType::hora) --begin;
+    for (std::size_t j = begin; j < log_.events.size() && log_.events[j].type == EventType::hora; ++j) {
+      const Seat w = log_.events[j].actor;
+      if (first.target.distance_to(w) < first.target.distance_to(best)) best = w;
+    }
+    return best;
+  }
+
+  void hora(const Event& e, ReplayReport& report) {
+    expect(in_kyoku_, "hora outside a kyoku");
+    const bool tsumo = e.actor == e.target;
+    if (tsumo) expect(e.actor == awaiting_, "tsumo agari out of turn");
+    check_decision(e, e.actor, report);
+    const PlayerView& v = views_[at(e.actor)];
+    const game::WinResult r = v.evaluate_win(e.pai, tsumo, e.target, e.ura_markers);
+    expect(r.is_win(), "hora that the scoring engine does not see as a win");
+    const std::string who = "seat " + std::to_string(e.actor.index()) + " hora: ";
+    if (e.detailed) {
+      const auto mine = sorted(game::mjai_yakus(r)), theirs = sorted(e.yakus);
+      expect(mine == theirs, who + "yaku " + yakus_text(theirs) + ", engine " + yakus_text(mine));
+      expect(e.fan == game::mjai_fan(r), who + "fan " + std::to_string(e.fan) + ", engine " + std::to_string(game::mjai_fan(r)));
+      if (r.yakuman == 0)
+        expect(e.fu == r.fu, who + "fu " + std::to_string(e.fu) + ", engine " + std::to_string(r.fu));
+      expect(e.hora_points == r.points,
+             who + "points " + std::to_string(e.hora_points) + ", engine " + std::to_string(r.points));
+    }
+    const bool first = e.actor == sticks_winner(e);
+    const Seat pao = v.pao(e.actor);
+    if (e.pao.valid() || pao.valid())
+      expect(e.pao == pao || !e.pao.valid(), who + "pao seat " + std::to_string(e.pao.index()) + ", engine " +
+                                                 std::to_string(pao.index()));
+    const Scores d = game::win_deltas(r, e.actor, e.target, v.oya(), v.honba(), kyotaku_, pao, first);
+    expect(e.deltas == d, who + "deltas " + scores_text(e.deltas) + ", engine " + scores_text(d));
+    pay(d, e);
+    if (first) kyotaku_ = 0;
+    outcome_.win = true;
+    if (e.actor == v.oya()) outcome_.dealer_won = true;
+    kyoku_over_ = true;
+    ++report.horas;
+  }
+
+  void ryukyoku(const Event& e, ReplayReport& report) {
+    expect(in_kyoku_ && !kyoku_over_, "ryukyoku outside a kyoku");
+    const PlayerView& v0 = views_[0];
+    using R = game::RyukyokuReason;
+    R reason = e.reason;
+    if (reason == R::unknown) {
+      // Mortal's ryukyoku does not say why: infer it from the position.
+      if (v0.live_left() == 0) reason = R::fanpai;
+      else if (awaiting_.valid() && views_[at(awaiting_)].phase() == game::Phase::turn) reason = R::kyushukyuhai;
+      else if (v0.riichi_count() == 4) reason = R::suchareach;
+      else if (v0.suufon_renda()) reason = R::sufonrenta;
+      else if (v0.suukaikan()) reason = R::sukaikan;
+    }
+    Scores d{};
+    switch (reason) {
+      case R::fanpai:
+      case R::nagashimangan: {
+        expect(v0.live_left() == 0, "exhaustive draw with " + std::to_string(v0.live_left()) + " tiles left");
+        std::array<bool, game::kNumSeats> tenpai{}, nagashi{};
+        for (int s = 0; s < game::kNumSeats; ++s) {
+          tenpai[ix(s)] = views_[ix(s)].tenpai();
+          nagashi[ix(s)] = v0.nagashi(Seat(s));
+        }
+        // A tenpai hand may be kept hidden (declared noten); a noten hand can not claim tenpai.
+        if (e.detailed)
+          for (int s = 0; s < game::kNumSeats; ++s) {
+            expect(!e.tenpais[ix(s)] || tenpai[ix(s)], "seat " + std::to_string(s) + " declares tenpai with a noten hand");
+            tenpai[ix(s)] = e.tenpais[ix(s)];
+          }
+        d = game::exhaustive_draw_deltas(tenpai, nagashi, v0.oya());
+        outcome_.exhaustive = true;
+        outcome_.dealer_tenpai = tenpai[at(v0.oya())];
+        break;
+      }
+      case R::kyushukyuhai: {
+        expect(awaiting_.valid(), "kyuushu kyuuhai out of turn");
+        Event decl = e;
+        decl.actor = awaiting_;
+        check_decision(decl, awaiting_, report);
+        outcome_.abortive = true;
+        break;
+      }
+      case R::suchareach:
+        expect(v0.riichi_count() == 4, "four-riichi draw with " + std::to_string(v0.riichi_count()) + " riichi");
+        outcome_.abortive = true;
+        break;
+      case R::sufonrenta:
+        expect(v0.suufon_renda(), "four-winds draw without four equal winds");
+        outcome_.abortive = true;
+        break;
+      case R::sukaikan:
+        expect(v0.suukaikan(), "four-kan draw without four kans by several seats");
+        outcome_.abortive = true;
+        break;
+      case R::sanchaho:
+        expect(rules_.triple_ron_draw, "triple ron draw under rules that pay it");
+        outcome_.abortive = true;
+        break;
+      case R::unknown:
+        fail("ryukyoku whose reason can not be inferred");
+    }
+    expect(e.deltas == d, "ryukyoku deltas " + scores_text(e.deltas) + ", engine " + scores_text(d));
+    pay(d, e);
+    kyoku_over_ = true;
+    ++report.ryukyokus;
+  }
+
+  void end_kyoku() {
+    expect(in_kyoku_ && kyoku_over_, "end_kyoku before the kyoku ended");
+    in_kyoku_ = false;
+    for (Track& t : tracks_) {
+      const auto next = game::next_kyoku(t.progress, outcome_, scores_, kyotaku_, t.rules);
+      if (next) t.progress = *next;
+      t.over = !next;
+    }
+  }
+
+  void end_game(const Event& e) {
+    expect(started_ && !in_kyoku_, "end_game inside a kyoku");
+    const Track* done = nullptr;
+    for (const Track& t : tracks_)
+      if (t.over && !done) done = &t;
+    const Track& t0 = tracks_.front();
+    expect(done != nullptr, "end_game while the rules continue the game (" + std::string(game::wind_name(t0.progress.bakaze())) +
+                                std::to_string(t0.progress.kyoku()) + "-" + std::to_string(t0.progress.honba) +
+                                " would follow under " + t0.rules.name + ")");
+    const Scores final = game::final_scores(scores_, kyotaku_, done->rules);
+    expect(e.scores == final, "final scores " + scores_text(e.scores) + ", expected " + scores_text(final));
+    ended_ = true;
+  }
+
+  // One candidate game length: the log may not say whether it was a hanchan or a tonpuusen.
+  struct Track {
+    game::TableRules rules;
+    game::GameProgress progress;
+    bool over = false;
+  };
+
+  const GameLog& log_;
+  const game::TableRules& rules_;
+  std::string name_;
+  std::array<PlayerView, game::kNumSeats> views_;
+  std::size_t i_ = 0;
+  bool started_ = false, in_kyoku_ = false, kyoku_over_ = false, ended_ = false;
+  std::vector<Track> tracks_;
+  Scores scores_{};
+  int kyotaku_ = 0;
+  game::KyokuOutcome outcome_;
+  Seat drawer_;    // who draws next
+  Seat awaiting_;  // who must decide (after a draw or a call)
+};
+
+}  // namespace
+
+std::string_view to_string(ReplayStatus s) {
+  switch (s) {
+    case ReplayStatus::pass: return "pass";
+    case ReplayStatus::fail: return "FAIL";
+    case ReplayStatus::skipped: return "skipped";
+    case ReplayStatus::error: return "ERROR";
+  }
+  return "?";
+}
+
+ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name) {
+  ReplayReport report;
+  report.file = std::string(name);
+  if (const auto why = unsupported_rule(log)) {
+    report.status = ReplayStatus::skipped;
+    report.message = *why;
+    return report;
+  }
+  try {
+    Checker(log, rules, name).run(report);
+  } catch (const Mismatch& m) {
+    report.status = ReplayStatus::fail;
+    report.message = m.message;
+  } catch (const std::exception& e) {
+    report.status = ReplayStatus::error;
+    report.message = std::string(name) + ": internal error: " + e.what();
+  }
+  return report;
+}
+
+ReplayReport check_file(const std::filesystem::path& file, const game::TableRules& rules) {
+  ReplayReport report;
+  report.file = file.string();
+  GameLog log;
+  try {
+    log = read_mjai(file);
+  } catch (const UnsupportedRule& e) {
+    report.status = ReplayStatus::skipped;
+    report.message = e.what();
+    return report;
+  } catch (const Error& e) {
+    report.status = ReplayStatus::error;
+    report.message = e.what();
+    return report;
+  }
+  return check_game(log, rules, file.string());
+}
+
+std::vector<std::filesystem::path> collect_log_files(const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  auto known = [](const fs::path& p) {
+    const std::string n = p.filename().string();
+    auto ends = [&](std::string_view suffix) { return n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0; };
+    return ends(".json") || ends(".json.gz") || ends(".jsonl") || ends(".jsonl.gz");
+  };
+  std::vector<fs::path> out;
+  for (const std::string& in : inputs) {
+    const fs::path p(in);
+    if (fs::is_directory(p)) {
+      std::vector<fs::path> found;
+      for (const auto& entry : fs::recursive_directory_iterator(p))
+        if (entry.is_regular_file() && known(entry.path())) found.push_back(entry.path());
+      std::sort(found.begin(), found.end());
+      out.insert(out.end(), found.begin(), found.end());
+    } else if (fs::exists(p)) {
+      out.push_back(p);
+    } else {
+      throw Error(in + ": no such file or folder");
+    }
+  }
+  return out;
+}
+
+}  // namespace hydra::data

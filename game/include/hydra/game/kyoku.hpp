@@ -1,0 +1,73 @@
+#pragma once
+
+// How a kyoku is paid and what comes after it; shared by the table (which plays) and the replay
+// checker (which recomputes a log), so the two can never disagree about money.
+//
+//   - wins: ron and tsumo payments with honba (300 per honba, from the discarder or 100 from
+//     each payer), riichi sticks to the first winner counting from the discarder (double ron),
+//     pao (daisangen / daisuushii liability: a tsumo is paid in full by the liable seat, a ron is
+//     split half and half between the discarder and the liable seat, honba by the discarder);
+//   - exhaustive draws: nagashi mangan (paid like a mangan tsumo, no honba, instead of noten
+//     payments), else noten payments from a 3,000 pool;
+//   - the next kyoku: renchan when the dealer wins or is tenpai at an exhaustive draw and after
+//     abortive draws, honba +1 on renchan and on draws, riichi sticks kept on draws; and the end
+//     of the game: tobi, agari-yame, the extension round's sudden death, the final kyoku;
+//   - the final ranking (seat order breaks ties) and placement points (uma/oka).
+
+#include <array>
+#include <optional>
+
+#include "hydra/game/event.hpp"
+#include "hydra/game/score.hpp"
+#include "hydra/game/table_rules.hpp"
+
+namespace hydra::game {
+
+// The mjai yaku list of a scored win (Tenhou's vocabulary: yakuman entries 100 han, dora kinds
+// listed only when non-zero), its fan (100 for yakuman) and fu.
+MjaiYakuList mjai_yakus(const WinResult& r);
+int mjai_fan(const WinResult& r);
+
+// The payments of one win. `sticks_and_honba` is false for the second winner of a double ron.
+Scores win_deltas(const WinResult& r, Seat winner, Seat discarder, Seat oya, int honba, int kyotaku,
+                  Seat pao, bool sticks_and_honba);
+
+// Exhaustive draw payments from the tenpai and nagashi flags.
+Scores exhaustive_draw_deltas(const std::array<bool, kNumSeats>& tenpai, const std::array<bool, kNumSeats>& nagashi,
+                              Seat oya);
+
+// Where a game stands between kyoku.
+struct GameProgress {
+  int round = 0;  // 0 = East 1 ... 15 = North 4
+  int honba = 0;
+  int kyotaku = 0;
+  Scores scores{};
+
+  TileType bakaze() const { return TileType(27 + round / 4); }
+  int kyoku() const { return round % 4 + 1; }
+  Seat oya() const { return Seat(round % 4); }
+  static GameProgress start(const TableRules& rules);
+};
+
+// How a kyoku ended, for the progression rules.
+struct KyokuOutcome {
+  bool win = false;          // at least one hora
+  bool dealer_won = false;   // the dealer among the winners
+  bool exhaustive = false;   // exhaustive draw (nagashi mangan included)
+  bool dealer_tenpai = false;
+  bool abortive = false;     // kyuushu, suufon renda, suucha riichi, suukaikan, sanchahou
+};
+
+// The kyoku after this one, or nullopt when the game is over. `after` holds the scores and
+// sticks after the kyoku's payments.
+std::optional<GameProgress> next_kyoku(const GameProgress& before, const KyokuOutcome& outcome,
+                                       const Scores& scores_after, int kyotaku_after, const TableRules& rules);
+
+// Final ranks (0 = top) with ties broken by seat order (the first dealer first).
+std::array<int, kNumSeats> ranks(const Scores& scores);
+// Final scores: leftover riichi sticks to the top player where the rules say so.
+Scores final_scores(const Scores& scores, int kyotaku, const TableRules& rules);
+// Placement points: (score - target) / 1000 + uma[rank] + oka for the top, with the given uma.
+std::array<double, kNumSeats> placement_points(const Scores& final, const std::array<int, 4>& uma, const TableRules& rules);
+
+}  // namespace hydra::game

@@ -1,0 +1,196 @@
+// Kyoku settlement and game progression (kyoku.hpp).
+
+#include "hydra/game/kyoku.hpp"
+
+#include "hydra/common/error.hpp"
+
+namespace hydra::game {
+namespace {
+
+constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
+
+MjaiYaku to_mjai(Yaku y) {
+  switch (y) {
+    case Yaku::riichi: return MjaiYaku::reach;
+    case Yaku::ippatsu: return MjaiYaku::ippatsu;
+    case Yaku::menzen_tsumo: return MjaiYaku::menzenchin_tsumoho;
+    case Yaku::pinfu: return MjaiYaku::pinfu;
+    case Yaku::tanyao: return MjaiYaku::tanyaochu;
+    case Yaku::iipeikou: return MjaiYaku::ipeko;
+    case Yaku::haitei: return MjaiYaku::haiteiraoyue;
+    case Yaku::houtei: return MjaiYaku::hoteiraoyui;
+    case Yaku::rinshan: return MjaiYaku::rinshankaiho;
+    case Yaku::chankan: return MjaiYaku::chankan;
+    case Yaku::haku:
+    case Yaku::hatsu:
+    case Yaku::chun: return MjaiYaku::sangenpai;
+    case Yaku::seat_wind: return MjaiYaku::jikaze;
+    case Yaku::round_wind: return MjaiYaku::bakaze;
+    case Yaku::double_riichi: return MjaiYaku::double_reach;
+    case Yaku::chiitoitsu: return MjaiYaku::chitoitsu;
+    case Yaku::sanshoku: return MjaiYaku::sanshokudojun;
+    case Yaku::ittsu: return MjaiYaku::ikkitsukan;
+    case Yaku::chanta: return MjaiYaku::honchantaiyao;
+    case Yaku::toitoi: return MjaiYaku::toitoiho;
+    case Yaku::sanankou: return MjaiYaku::sananko;
+    case Yaku::sanshoku_doukou: return MjaiYaku::sanshokudoko;
+    case Yaku::sankantsu: return MjaiYaku::sankantsu;
+    case Yaku::shousangen: return MjaiYaku::shosangen;
+    case Yaku::honroutou: return MjaiYaku::honroto;
+    case Yaku::ryanpeikou: return MjaiYaku::ryanpeko;
+    case Yaku::junchan: return MjaiYaku::junchantaiyao;
+    case Yaku::honitsu: return MjaiYaku::honiso;
+    case Yaku::chinitsu: return MjaiYaku::chiniso;
+    case Yaku::dora: return MjaiYaku::dora;
+    case Yaku::aka_dora: return MjaiYaku::akadora;
+    case Yaku::ura_dora: return MjaiYaku::uradora;
+    case Yaku::kokushi:
+    case Yaku::kokushi_13: return MjaiYaku::kokushimuso;
+    case Yaku::suuankou:
+    case Yaku::suuankou_tanki: return MjaiYaku::suanko;
+    case Yaku::daisangen: return MjaiYaku::daisangen;
+    case Yaku::shousuushii: return MjaiYaku::shosushi;
+    case Yaku::daisuushii: return MjaiYaku::daisushi;
+    case Yaku::tsuuiisou: return MjaiYaku::tsuiso;
+    case Yaku::ryuuiisou: return MjaiYaku::ryuiso;
+    case Yaku::chinroutou: return MjaiYaku::chinroto;
+    case Yaku::chuuren:
+    case Yaku::junsei_chuuren: return MjaiYaku::churenpoton;
+    case Yaku::suukantsu: return MjaiYaku::sukantsu;
+    case Yaku::tenhou: return MjaiYaku::tenho;
+    case Yaku::chiihou: return MjaiYaku::chiho;
+    case Yaku::count: break;
+  }
+  throw InvariantError("to_mjai: no mjai name for yaku " + std::to_string(static_cast<int>(y)));
+}
+
+}  // namespace
+
+MjaiYakuList mjai_yakus(const WinResult& r) {
+  MjaiYakuList out;
+  for (int i = 0; i < r.num_yaku; ++i) {
+    const YakuHan& y = r.yaku[ix(i)];
+    if (y.han == 0) continue;
+    const bool ym = yaku_info(y.yaku).yakuman;
+    out.push_back({to_mjai(y.yaku), static_cast<std::uint8_t>(ym ? kYakumanHan : y.han)});
+  }
+  return out;
+}
+
+int mjai_fan(const WinResult& r) { return r.yakuman > 0 ? kYakumanHan : r.han; }
+
+Scores win_deltas(const WinResult& r, Seat winner, Seat discarder, Seat oya, int honba, int kyotaku,
+                  Seat pao, bool sticks_and_honba) {
+  HYDRA_CHECK(r.is_win(), "win_deltas of a hand that does not win");
+  Scores d{};
+  const int h = sticks_and_honba ? honba : 0;
+  const bool liable = pao.valid() && pao != winner;
+  if (discarder == winner) {
+    if (liable) {
+      d[at(pao)] -= r.points + 300 * h;
+      d[at(winner)] += r.points + 300 * h;
+    } else {
+      for (int s = 0; s < kNumSeats; ++s) {
+        if (Seat(s) == winner) continue;
+        const int pay = (Seat(s) == oya ? r.tsumo_from_dealer : r.tsumo_from_non_dealer) + 100 * h;
+        d[ix(s)] -= pay;
+        d[at(winner)] += pay;
+      }
+    }
+  } else {
+    const int total = r.ron_payment;
+    if (liable && pao != discarder) {
+      const int half = total / 2;
+      d[at(discarder)] -= half + 300 * h;
+      d[at(pao)] -= total - half;
+    } else {
+      d[at(discarder)] -= total + 300 * h;
+    }
+    d[at(winner)] += total + 300 * h;
+  }
+  if (sticks_and_honba) d[at(winner)] += 1000 * kyotaku;
+  return d;
+}
+
+Scores exhaustive_draw_deltas(const std::array<bool, kNumSeats>& tenpai, const std::array<bool, kNumSeats>& nagashi,
+                              Seat oya) {
+  Scores d{};
+  bool any_nagashi = false;
+  for (int s = 0; s < kNumSeats; ++s) {
+    if (!nagashi[ix(s)]) continue;
+    any_nagashi = true;
+    const auto by_wind = nagashi_mangan_deltas(static_cast<Wind>(oya.distance_to(Seat(s))));
+    for (int w = 0; w < kNumSeats; ++w) d[at(oya.next(w))] += by_wind[ix(w)];
+  }
+  if (any_nagashi) return d;
+  int k = 0;
+  for (bool t : tenpai) k += t ? 1 : 0;
+  if (k == 0 || k == kNumSeats) return d;
+  for (int s = 0; s < kNumSeats; ++s) d[ix(s)] = tenpai[ix(s)] ? 3000 / k : -3000 / (kNumSeats - k);
+  return d;
+}
+
+GameProgress GameProgress::start(const TableRules& rules) {
+  GameProgress g;
+  g.scores.fill(rules.start_score);
+  return g;
+}
+
+std::array<int, kNumSeats> ranks(const Scores& scores) {
+  std::array<int, kNumSeats> r{};
+  for (int s = 0; s < kNumSeats; ++s)
+    for (int o = 0; o < kNumSeats; ++o)
+      if (scores[ix(o)] > scores[ix(s)] || (scores[ix(o)] == scores[ix(s)] && o < s)) ++r[ix(s)];
+  return r;
+}
+
+std::optional<GameProgress> next_kyoku(const GameProgress& before, const KyokuOutcome& outcome,
+                                       const Scores& scores_after, int kyotaku_after, const TableRules& rules) {
+  GameProgress next = before;
+  next.scores = scores_after;
+  next.kyotaku = kyotaku_after;
+  const bool renchan = outcome.abortive || outcome.dealer_won || (outcome.exhaustive && outcome.dealer_tenpai);
+  next.honba = (outcome.win && !outcome.dealer_won) ? 0 : before.honba + 1;
+  if (!renchan) ++next.round;
+
+  if (rules.tobi)
+    for (std::int32_t s : scores_after)
+      if (s < 0) return std::nullopt;
+  if (rules.length == GameLength::one_kyoku) return std::nullopt;
+  if (before.round < rules.last_round()) return next;
+
+  const Seat oya = before.oya();
+  const bool dealer_top = ranks(scores_after)[at(oya)] == 0 && scores_after[at(oya)] >= rules.target_score;
+  if (renchan) {
+    if (rules.agari_yame && outcome.dealer_won && dealer_top) return std::nullopt;
+    if (rules.tenpai_yame && outcome.exhaustive && !outcome.win && outcome.dealer_tenpai && dealer_top) return std::nullopt;
+    return next;
+  }
+  if (before.round >= rules.final_round()) return std::nullopt;
+  for (std::int32_t s : scores_after)
+    if (s >= rules.target_score) return std::nullopt;
+  return next;
+}
+
+Scores final_scores(const Scores& scores, int kyotaku, const TableRules& rules) {
+  Scores out = scores;
+  if (rules.sticks_to_top && kyotaku > 0) {
+    const auto r = ranks(scores);
+    for (int s = 0; s < kNumSeats; ++s)
+      if (r[ix(s)] == 0) out[ix(s)] += 1000 * kyotaku;
+  }
+  return out;
+}
+
+std::array<double, kNumSeats> placement_points(const Scores& final, const std::array<int, 4>& uma, const TableRules& rules) {
+  const auto r = ranks(final);
+  std::array<double, kNumSeats> out{};
+  for (int s = 0; s < kNumSeats; ++s) {
+    const int rank = r[ix(s)];
+    out[ix(s)] = (final[ix(s)] - rules.target_score) / 1000.0 + uma[ix(rank)] + (rank == 0 ? rules.oka / 1000.0 : 0.0);
+  }
+  return out;
+}
+
+}  // namespace hydra::game

@@ -1,10 +1,15 @@
 #include "hydra/game/shanten.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
 #include "hydra/common/error.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace hydra::game {
 namespace {
@@ -18,17 +23,30 @@ namespace {
 
 constexpr int kMaxSum = 14;
 constexpr int kMaxMelds = 4;
-using Entry = std::array<std::uint8_t, (kMaxMelds + 1) * 2>;  // [m * 2 + h]
+// One shape's 10 values in 16 byte lanes: lane m = no pair, lane 8 + m = with the pair; the
+// other six lanes hold kPad (never read as results). The layout fits one SSE2 register.
+struct alignas(16) Entry {
+  std::array<std::uint8_t, 16> v;
+};
+constexpr std::uint8_t kPad = 0x40;
 
-constexpr int entry_index(int m, int h) { return m * 2 + h; }
+constexpr int entry_index(int m, int h) { return h * 8 + m; }
 
 // Shapes are ranked in lexicographic order of their digits; rank() adds, digit by digit, how
 // many shapes with the same prefix and a smaller digit here come first. Building the table walks
 // the shapes depth-first in the same order, so the leaf counter is the rank (checked at build).
+// The hot path uses fast_rank(): the same number from two lookups, one for the first kHead digits
+// (their partial rank and sum, by base-5 index) and one for the last 4 digits given that sum.
 template <int Digits>
 struct Ranker {
+  static constexpr int kTail = 4;
+  static constexpr int kHead = Digits - kTail;
+  static constexpr int pow5(int k) { return k == 0 ? 1 : 5 * pow5(k - 1); }
+
   std::array<std::array<std::array<std::uint32_t, 5>, kMaxSum + 1>, Digits> offset{};
   std::uint32_t total = 0;
+  std::array<std::uint32_t, pow5(kHead)> head{};                       // rank | sum << 24
+  std::array<std::array<std::uint32_t, pow5(kTail)>, kMaxSum + 1> tail{};  // by head sum
 
   Ranker() {
     // ways[len][budget]: shapes of `len` digits (each 0..4) with sum <= budget.
@@ -47,6 +65,28 @@ struct Ranker {
         }
       }
     total = ways[Digits][kMaxSum];
+    // Split tables; combinations whose sum passes 14 never occur (checked before any lookup).
+    for (int idx = 0; idx < pow5(kHead); ++idx) {
+      std::uint32_t r = 0;
+      int s = 0;
+      for (int i = 0, v = idx; i < kHead; ++i, v /= 5) {
+        if (s + v % 5 > kMaxSum) break;
+        r += offset[static_cast<std::size_t>(i)][static_cast<std::size_t>(s)][static_cast<std::size_t>(v % 5)];
+        s += v % 5;
+      }
+      head[static_cast<std::size_t>(idx)] = r | static_cast<std::uint32_t>(std::min(s, kMaxSum)) << 24;
+    }
+    for (int s0 = 0; s0 <= kMaxSum; ++s0)
+      for (int idx = 0; idx < pow5(kTail); ++idx) {
+        std::uint32_t r = 0;
+        int s = s0;
+        for (int i = kHead, v = idx; i < Digits; ++i, v /= 5) {
+          if (s + v % 5 > kMaxSum) break;
+          r += offset[static_cast<std::size_t>(i)][static_cast<std::size_t>(s)][static_cast<std::size_t>(v % 5)];
+          s += v % 5;
+        }
+        tail[static_cast<std::size_t>(s0)][static_cast<std::size_t>(idx)] = r;
+      }
   }
 
   std::uint32_t rank(const std::uint8_t* c) const {
@@ -57,6 +97,14 @@ struct Ranker {
       s += c[i];
     }
     return r;
+  }
+
+  std::uint32_t fast_rank(const std::uint8_t* c) const {
+    unsigned h = 0, t = 0;
+    for (int i = kHead - 1; i >= 0; --i) h = h * 5 + c[i];
+    for (int i = Digits - 1; i >= kHead; --i) t = t * 5 + c[i];
+    const std::uint32_t hv = head[h];
+    return (hv & 0xFFFFFFU) + tail[hv >> 24][t];
   }
 };
 
@@ -133,7 +181,8 @@ class Builder {
   void finish(int sum, const Dp& dp) {
     for (int c = 0; c <= 4 && sum + c <= kMaxSum; ++c) {
       shape_[Digits - 1] = static_cast<std::uint8_t>(c);
-      HYDRA_CHECK(ranker_.rank(shape_.data()) == leaf_, "shanten table: rank order mismatch");
+      HYDRA_CHECK(ranker_.rank(shape_.data()) == leaf_ && ranker_.fast_rank(shape_.data()) == leaf_,
+                  "shanten table: rank order mismatch");
       Dp end;
       end.fill(kInf);
       for (const Move& mv : last_) {
@@ -143,8 +192,9 @@ class Builder {
         if (add < end[mv.to]) end[mv.to] = static_cast<std::uint8_t>(add);
       }
       Entry& e = out_[leaf_++];
+      e.v.fill(kPad);
       for (int m = 0; m <= kMaxMelds; ++m)
-        for (int h = 0; h < 2; ++h) e[static_cast<std::size_t>(entry_index(m, h))] = end[state(m, h, 0, 0)];
+        for (int h = 0; h < 2; ++h) e.v[static_cast<std::size_t>(entry_index(m, h))] = end[state(m, h, 0, 0)];
     }
   }
 
@@ -182,53 +232,111 @@ int closed_total(const TileCounts& c) {
   return total;
 }
 
-// Min-plus convolution of two suits' entries for melds up to N (N is a template argument so
-// the loops unroll: this is the hot path).
+// Min-plus convolution of two groups' entries, exact for melds m <= N (lanes above N and the
+// pad lanes come out as don't-care values that no later step reads):
+//   out[m]     = min over a + b = m of  A[a] + B[b]                      (no pair)
+//   out[8 + m] = min over a + b = m of  A[a] + B[8 + b],  A[8 + a] + B[b]  (the pair in A or B)
+// This is the hot path of every shanten call. With SSE2 (every x86-64) each split a is one shift
+// of B, two byte broadcasts of A, two saturating adds and two mins.
+#if defined(__SSE2__)
+template <int K>
+__m128i broadcast_lane(__m128i x) {  // all 16 lanes = lane K of x (SSE2 has no byte shuffle)
+  const __m128i words = K < 8 ? _mm_unpacklo_epi8(x, x) : _mm_unpackhi_epi8(x, x);
+  constexpr int w = K % 8;
+  const __m128i half = w < 4 ? _mm_shufflelo_epi16(words, (w % 4) * 0x55) : _mm_shufflehi_epi16(words, (w % 4) * 0x55);
+  return _mm_shuffle_epi32(half, w < 4 ? 0x00 : 0xFF);
+}
+
+// kPad in lanes [0, Shift) and [8, 8 + Shift): the lanes a shift by Shift leaves invalid.
+template <int Shift>
+struct ShiftPad {
+  static constexpr std::array<std::uint8_t, 16> lanes = [] {
+    std::array<std::uint8_t, 16> m{};
+    for (int i = 0; i < Shift; ++i) m[static_cast<std::size_t>(i)] = m[static_cast<std::size_t>(8 + i)] = kPad;
+    return m;
+  }();
+};
+
+template <int Shift>
+__m128i shifted_b(__m128i b) {
+  // Lane k moves to k + Shift; lanes that received nothing valid (below Shift in each half,
+  // including no-pair lanes that slid into the pair half) are raised to kPad.
+  const __m128i pad = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ShiftPad<Shift>::lanes.data()));
+  return _mm_max_epu8(_mm_slli_si128(b, Shift), pad);
+}
+
+template <int N, int A = 0>
+void accumulate(__m128i a, __m128i b, __m128i& plain, __m128i& pair_in_a) {
+  if constexpr (A <= N) {
+    const __m128i bs = shifted_b<A>(b);
+    plain = _mm_min_epu8(plain, _mm_adds_epu8(broadcast_lane<A>(a), bs));
+    pair_in_a = _mm_min_epu8(pair_in_a, _mm_adds_epu8(broadcast_lane<8 + A>(a), bs));
+    accumulate<N, A + 1>(a, b, plain, pair_in_a);
+  }
+}
+
+template <int N>
+__m128i combine(__m128i a, __m128i b) {
+  const __m128i pad = _mm_set1_epi8(static_cast<char>(kPad));
+  __m128i plain = pad, pair_in_a = pad;
+  accumulate<N>(a, b, plain, pair_in_a);
+  // pair_in_a's low lanes (A with pair + B without) belong to the pair half.
+  return _mm_min_epu8(plain, _mm_unpacklo_epi64(pad, pair_in_a));
+}
+
+inline __m128i load(const Entry& e) { return _mm_load_si128(reinterpret_cast<const __m128i*>(e.v.data())); }
+
+// Replacement number for N melds and one pair from the four groups' entries; shanten is this - 1.
+template <int N>
+int replacements(const Entry& man, const Entry& pin, const Entry& sou, const Entry& hon) {
+  const __m128i all = combine<N>(combine<N>(load(man), load(pin)), combine<N>(load(sou), load(hon)));
+  alignas(16) std::array<std::uint8_t, 16> out;
+  _mm_store_si128(reinterpret_cast<__m128i*>(out.data()), all);
+  return out[8 + N];
+}
+#else
 template <int N>
 Entry combine(const Entry& a, const Entry& b) {
-  Entry out{};
+  Entry out;
+  out.v.fill(kPad);
   for (int m = 0; m <= N; ++m) {
-    int o0 = kInf, o1 = kInf;
+    int o0 = kPad, o1 = kPad;
     for (int ma = 0; ma <= m; ++ma) {
-      const int mb = m - ma;
-      const int a0 = a[static_cast<std::size_t>(entry_index(ma, 0))], a1 = a[static_cast<std::size_t>(entry_index(ma, 1))];
-      const int b0 = b[static_cast<std::size_t>(entry_index(mb, 0))], b1 = b[static_cast<std::size_t>(entry_index(mb, 1))];
-      o0 = std::min(o0, a0 + b0);
-      o1 = std::min({o1, a0 + b1, a1 + b0});
+      const auto i = static_cast<std::size_t>(ma), j = static_cast<std::size_t>(m - ma);
+      o0 = std::min(o0, a.v[i] + b.v[j]);
+      o1 = std::min({o1, a.v[i] + b.v[8 + j], a.v[8 + i] + b.v[j]});
     }
-    out[static_cast<std::size_t>(entry_index(m, 0))] = static_cast<std::uint8_t>(o0);
-    out[static_cast<std::size_t>(entry_index(m, 1))] = static_cast<std::uint8_t>(o1);
+    out.v[static_cast<std::size_t>(m)] = static_cast<std::uint8_t>(std::min(o0, 255));
+    out.v[static_cast<std::size_t>(8 + m)] = static_cast<std::uint8_t>(std::min(o1, 255));
   }
   return out;
 }
 
-// Replacement number for N melds and one pair from the four suits' entries; shanten is this - 1.
 template <int N>
 int replacements(const Entry& man, const Entry& pin, const Entry& sou, const Entry& hon) {
-  const Entry left = combine<N>(man, pin);
-  const Entry right = combine<N>(sou, hon);
-  int best = kInf;
-  for (int m = 0; m <= N; ++m) {
-    const int l0 = left[static_cast<std::size_t>(entry_index(m, 0))], l1 = left[static_cast<std::size_t>(entry_index(m, 1))];
-    const int r0 = right[static_cast<std::size_t>(entry_index(N - m, 0))], r1 = right[static_cast<std::size_t>(entry_index(N - m, 1))];
-    best = std::min({best, l0 + r1, l1 + r0});
+  return combine<N>(combine<N>(man, pin), combine<N>(sou, hon)).v[8 + N];
+}
+#endif
+
+// The table entry of group g (0-2 = m p s, 3 = honours) of a hand.
+const Entry& entry_of(const Tables& t, const TileCounts& c, int g) {
+  return g < 3 ? t.suit[t.suit_rank.fast_rank(&c[static_cast<std::size_t>(9 * g)])]
+               : t.honor[t.honor_rank.fast_rank(&c[27])];
+}
+
+int normal_from(const std::array<const Entry*, 4>& e, int melds) {
+  switch (melds) {
+    case 4: return replacements<4>(*e[0], *e[1], *e[2], *e[3]) - 1;
+    case 3: return replacements<3>(*e[0], *e[1], *e[2], *e[3]) - 1;
+    case 2: return replacements<2>(*e[0], *e[1], *e[2], *e[3]) - 1;
+    case 1: return replacements<1>(*e[0], *e[1], *e[2], *e[3]) - 1;
+    default: return replacements<0>(*e[0], *e[1], *e[2], *e[3]) - 1;
   }
-  return best;
 }
 
 int normal_of(const TileCounts& c, int total) {
   const Tables& t = tables();
-  const Entry& man = t.suit[t.suit_rank.rank(&c[0])];
-  const Entry& pin = t.suit[t.suit_rank.rank(&c[9])];
-  const Entry& sou = t.suit[t.suit_rank.rank(&c[18])];
-  const Entry& hon = t.honor[t.honor_rank.rank(&c[27])];
-  switch (total / 3) {
-    case 4: return replacements<4>(man, pin, sou, hon) - 1;
-    case 3: return replacements<3>(man, pin, sou, hon) - 1;
-    case 2: return replacements<2>(man, pin, sou, hon) - 1;
-    case 1: return replacements<1>(man, pin, sou, hon) - 1;
-    default: return replacements<0>(man, pin, sou, hon) - 1;
-  }
+  return normal_from({&entry_of(t, c, 0), &entry_of(t, c, 1), &entry_of(t, c, 2), &entry_of(t, c, 3)}, total / 3);
 }
 
 int chiitoi_of(const TileCounts& c) {
@@ -254,6 +362,61 @@ int kokushi_of(const TileCounts& c) {
 }
 
 bool fully_closed(int total) { return total >= 13; }
+
+constexpr bool is_yaochu(int t) { return t >= 27 || t % 9 == 0 || t % 9 == 8; }
+
+// A hand prepared for "what if one tile more / less" questions (ukeire, discards): one tile
+// changes one group's table entry and the chiitoi/kokushi tallies by at most one, so each
+// question costs one lookup and one convolution instead of a full shanten.
+class Neighbours {
+ public:
+  Neighbours(const TileCounts& c, int total) : tables_(tables()), c_(c), total_(total) {
+    for (int g = 0; g < 4; ++g) e_[static_cast<std::size_t>(g)] = &entry_of(tables_, c_, g);
+    for (int t = 0; t < kNumTileTypes; ++t) {
+      const int v = c_[static_cast<std::size_t>(t)];
+      pairs_ += v >= 2;
+      kinds_ += v >= 1;
+      if (is_yaochu(t)) {
+        yao_kinds_ += v >= 1;
+        yao_pairs_ += v >= 2;
+      }
+    }
+  }
+
+  // Best shanten of the hand with one `t` added (delta +1) or removed (delta -1).
+  int best_with(int t, int delta) {
+    const auto i = static_cast<std::size_t>(t);
+    const int g = t < 27 ? t / 9 : 3;
+    const int before = c_[i];
+    const int after = before + delta;
+    const Entry* saved = e_[static_cast<std::size_t>(g)];
+    c_[i] = static_cast<std::uint8_t>(after);
+    e_[static_cast<std::size_t>(g)] = &entry_of(tables_, c_, g);
+    const int total = total_ + delta;
+    int best = normal_from(e_, total / 3);
+    if (fully_closed(total)) {
+      // Tallies move only when the count crosses 1 (a kind) or 2 (a pair).
+      const int pairs = pairs_ + (after >= 2) - (before >= 2);
+      const int kinds = kinds_ + (after >= 1) - (before >= 1);
+      best = std::min(best, 6 - pairs + std::max(0, 7 - kinds));
+      const bool yao = is_yaochu(t);
+      const int yk = yao_kinds_ + (yao ? (after >= 1) - (before >= 1) : 0);
+      const int yp = yao_pairs_ + (yao ? (after >= 2) - (before >= 2) : 0);
+      best = std::min(best, 13 - yk - (yp > 0 ? 1 : 0));
+    }
+    c_[i] = static_cast<std::uint8_t>(before);
+    e_[static_cast<std::size_t>(g)] = saved;
+    return best;
+  }
+
+ private:
+  const Tables& tables_;
+  TileCounts c_;
+  int total_;
+  std::array<const Entry*, 4> e_{};
+  int pairs_ = 0, kinds_ = 0, yao_kinds_ = 0, yao_pairs_ = 0;
+};
+
 
 }  // namespace
 
@@ -285,17 +448,15 @@ Ukeire ukeire(const TileCounts& closed, const TileCounts& visible) {
   HYDRA_CHECK(total % 3 == 1, "ukeire: needs a 3n+1 closed hand, got " + std::to_string(total) + " tiles");
   Ukeire u;
   u.shanten = shanten_best(closed);
-  TileCounts more = closed;
+  Neighbours hand(closed, total);
   for (int t = 0; t < kNumTileTypes; ++t) {
     const auto i = static_cast<std::size_t>(t);
     HYDRA_CHECK(visible[i] >= closed[i] && visible[i] <= 4, "ukeire: visible counts must include the hand and be <= 4");
     if (closed[i] == 4) continue;
-    ++more[i];
-    if (shanten_best(more) < u.shanten) {
+    if (hand.best_with(t, +1) < u.shanten) {
       u.tiles.insert(TileType(t));
       u.unseen += 4 - visible[i];
     }
-    --more[i];
   }
   return u;
 }
@@ -304,16 +465,14 @@ DiscardShanten discard_shanten(const TileCounts& closed) {
   const int total = closed_total(closed);
   HYDRA_CHECK(total % 3 == 2, "discard_shanten: needs a 3n+2 closed hand, got " + std::to_string(total) + " tiles");
   DiscardShanten d;
-  TileCounts less = closed;
+  Neighbours hand(closed, total);
   for (int t = 0; t < kNumTileTypes; ++t) {
     const auto i = static_cast<std::size_t>(t);
     if (closed[i] == 0) {
       d.after[i] = static_cast<std::int8_t>(kNoShanten);
       continue;
     }
-    --less[i];
-    const int s = shanten_best(less);
-    ++less[i];
+    const int s = hand.best_with(t, -1);
     d.after[i] = static_cast<std::int8_t>(s);
     d.best = std::min(d.best, s);
   }

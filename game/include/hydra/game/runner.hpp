@@ -1,0 +1,25 @@
+#pragma once
+
+// Plays whole games: one table, four agents, until the game ends.
+
+#include <array>
+#include <vector>
+
+#include "hydra/game/agent.hpp"
+#include "hydra/game/table.hpp"
+
+namespace hydra::game {
+
+struct GameResult {
+  std::vector<Event> events;  // empty unless recorded
+  Scores final_scores{};
+  std::array<int, kNumSeats> ranks{};
+  int kyoku = 0;
+  int decisions = 0;  // decisions the agents took (the table takes forced ones itself)
+};
+
+// Plays the game of `key` with agents[s] at seat s (each start_game()ed first).
+GameResult play_game(const TableRules& rules, const GameKey& key, const std::array<Agent*, kNumSeats>& agents,
+                     bool record_events = true);
+
+}  // namespace hydra::game

@@ -1,0 +1,109 @@
+#pragma once
+
+// The full-information table: owns the walls (seeded from the game key, wall.hpp) and the
+// scores, plays one whole game under a TableRules preset, and emits every step as an mjai event.
+// It is a step machine, so self-play can run many tables in lock step with batched inference:
+//
+//   Table t(rules, key);
+//   while (!t.done())
+//     for (const Decision& d : t.pending()) t.act(d.seat, choose(t.view(d.seat), d));
+//
+// Each pending decision comes from that seat's PlayerView (the one source of truth for legality);
+// the table only resolves what views cannot know: the wall, call priority among seats (ron >
+// pon/kan > chi; every seat answers before anything is applied), the abortive draws, the
+// payments (kyoku.hpp) and the progression of the game. Kan dora follow Tenhou: an ankan reveals
+// before its rinshan draw, a daiminkan or kakan after the rinshan draw, before the discard.
+// Decisions with a single legal action (a lone "pass") are taken by the table, not asked.
+
+#include <array>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "hydra/game/event.hpp"
+#include "hydra/game/kyoku.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/game/table_rules.hpp"
+#include "hydra/game/view.hpp"
+#include "hydra/game/wall.hpp"
+
+namespace hydra::game {
+
+struct Decision {
+  Seat seat;
+  Phase phase = Phase::idle;
+  ActionMask mask;
+};
+
+class Table {
+ public:
+  // Starts the game (start_game, the first start_kyoku and the dealer's draw are emitted).
+  // Without `record`, events are applied to the views but not kept (benchmarks, training
+  // loops that write no logs).
+  Table(const TableRules& rules, const GameKey& key, bool record = true);
+
+  bool done() const { return state_ == State::game_over; }
+  // The decisions the table waits for; all of them must be answered (in any order). Answering
+  // the last one advances the table and replaces this list: iterate over a copy.
+  const FixedVec<Decision, kNumSeats>& pending() const { return pending_; }
+  // Answers one pending decision; throws InvariantError for an action outside its mask.
+  void act(Seat seat, Action a);
+
+  const PlayerView& view(Seat s) const { return views_[static_cast<std::size_t>(s.index())]; }
+  const Legal& legal(Seat s) const { return legal_[static_cast<std::size_t>(s.index())]; }
+  const std::vector<Event>& events() const { return events_; }
+  std::vector<Event> take_events() { return std::move(events_); }
+  int kyoku_played() const { return kyoku_played_; }
+  const Wall& wall() const { return *wall_; }
+  const GameProgress& progress() const { return progress_; }
+  const Scores& scores() const { return scores_; }
+  int kyotaku() const { return kyotaku_; }
+  const Scores& final_scores() const { return final_; }  // valid once done()
+  const TableRules& rules() const { return rules_; }
+  int decisions() const { return decisions_; }
+
+ private:
+  enum class State : std::uint8_t { turn, riichi_discard, kan_select, responses, game_over };
+
+  void emit(const Event& e);
+  void start_kyoku();
+  void act_one(Seat seat, Action a);
+  void auto_play();
+  bool draw(Seat seat, bool rinshan);  // false: the live wall was empty, the kyoku ended
+  void ask_turn(Seat seat, State state);
+  void ask_responses(Seat actor);
+  void discard(Seat seat, const Move& m, bool declaring);
+  void kan(Seat seat, const Move& m);
+  void resolve_responses();
+  void rinshan_after_kan(Seat seat, EventType kan_type);
+  void hora(const FixedVec<Seat, 3>& winners, Seat from, Pai tile);
+  void exhaustive_draw();
+  void abortive(RyukyokuReason reason);
+  void end_kyoku();
+  Event scored(EventType type);
+
+  TableRules rules_;
+  GameKey key_;
+  std::array<PlayerView, kNumSeats> views_;
+  std::array<Legal, kNumSeats> legal_{};
+  std::array<Action, kNumSeats> answers_{};
+  std::array<bool, kNumSeats> answered_{};
+  FixedVec<Decision, kNumSeats> pending_;
+  std::optional<Wall> wall_;
+  GameProgress progress_;
+  Scores scores_{};
+  Scores final_{};
+  int kyotaku_ = 0;
+  KyokuOutcome outcome_;
+  State state_ = State::turn;
+  Seat actor_;             // whose turn it is
+  Seat responding_to_;     // the discarder or kan player the responses are about
+  EventType response_to_ = EventType::none;  // dahai, kakan or ankan
+  bool riichi_pending_ = false;
+  std::vector<Event> events_;
+  bool record_ = true;
+  int decisions_ = 0;
+  int kyoku_played_ = 0;
+};
+
+}  // namespace hydra::game

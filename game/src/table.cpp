@@ -1,0 +1,358 @@
+// The table's step machine (table.hpp).
+
+#include "hydra/game/table.hpp"
+
+#include <algorithm>
+
+#include "hydra/common/error.hpp"
+
+namespace hydra::game {
+namespace {
+
+constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+
+Tehai sorted_tehai(const Hand& h) {
+  Tehai out;
+  for (int t = 0; t < kNumTileTypes; ++t) {
+    const TileType tt(t);
+    const int n = h.closed[static_cast<std::size_t>(t)];
+    const bool red = tt.is_five() && (h.closed_red & red_bit(tt));
+    for (int k = 0; k < n; ++k) out.push_back(Pai(tt, red && k == 0));
+  }
+  return out;
+}
+
+}  // namespace
+
+Table::Table(const TableRules& rules, const GameKey& key, bool record)
+    : rules_(rules), key_(key),
+      views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)} {
+  record_ = record;
+  if (record_) events_.reserve(1024);
+  progress_ = GameProgress::start(rules_);
+  scores_ = progress_.scores;
+  Event e;
+  e.type = EventType::start_game;
+  emit(e);
+  start_kyoku();
+  auto_play();
+}
+
+void Table::emit(const Event& e) {
+  if (record_) events_.push_back(e);
+  for (PlayerView& v : views_) v.apply(e);
+}
+
+Event Table::scored(EventType type) {
+  Event e;
+  e.type = type;
+  e.scores = scores_;
+  return e;
+}
+
+void Table::start_kyoku() {
+  wall_.emplace(Wall::from_key(wall_key(key_, static_cast<std::uint64_t>(progress_.round), static_cast<std::uint64_t>(progress_.honba))));
+  Event e = scored(EventType::start_kyoku);
+  e.bakaze = progress_.bakaze();
+  e.kyoku = static_cast<std::uint8_t>(progress_.kyoku());
+  e.honba = static_cast<std::uint8_t>(progress_.honba);
+  e.kyotaku = static_cast<std::uint8_t>(kyotaku_);
+  e.oya = progress_.oya();
+  e.dora_marker = Pai(wall_->dora_indicators()[0]);
+  for (int k = 0; k < kNumSeats; ++k) {
+    auto tiles = wall_->haipai(k);
+    std::sort(tiles.begin(), tiles.end());
+    Tehai& t = e.tehais[at(e.oya.next(k))];
+    for (Tile x : tiles) t.push_back(Pai(x));
+  }
+  outcome_ = {};
+  riichi_pending_ = false;
+  ++kyoku_played_;
+  emit(e);
+  draw(e.oya, false);
+  ask_turn(e.oya, State::turn);
+}
+
+bool Table::draw(Seat seat, bool rinshan) {
+  if (!rinshan && wall_->live_left() == 0) {
+    exhaustive_draw();
+    return false;
+  }
+  const Tile t = rinshan ? wall_->draw_rinshan() : wall_->draw();
+  Event e;
+  e.type = EventType::tsumo;
+  e.actor = seat;
+  e.pai = Pai(t);
+  emit(e);
+  return true;
+}
+
+void Table::ask_turn(Seat seat, State state) {
+  actor_ = seat;
+  state_ = state;
+  Legal& l = legal_[at(seat)];
+  l = views_[at(seat)].legal();
+  HYDRA_CHECK(!l.mask.empty(), "a turn decision without a legal action");
+  pending_.clear();
+  pending_.push_back({seat, l.phase, l.mask});
+}
+
+void Table::act(Seat seat, Action a) {
+  act_one(seat, a);
+  ++decisions_;
+  auto_play();
+}
+
+void Table::auto_play() {
+  while (state_ != State::game_over && state_ != State::responses && pending_.size() == 1 && pending_[0].mask.count() == 1)
+    act_one(pending_[0].seat, pending_[0].mask.nth(0));
+}
+
+void Table::act_one(Seat seat, Action a) {
+  HYDRA_CHECK(state_ != State::game_over, "act() after the game ended");
+  const Decision* d = nullptr;
+  for (const Decision& p : pending_)
+    if (p.seat == seat) d = &p;
+  HYDRA_CHECK(d != nullptr, "act() for a seat that has no pending decision");
+  HYDRA_CHECK(d->mask.test(a), "act(): " + to_string(a) + " is not legal (" + to_string(d->mask) + ")");
+  const Legal& l = legal_[at(seat)];
+  switch (state_) {
+    case State::turn:
+      if (a.is_discard()) {
+        discard(seat, l.move(a), false);
+      } else if (a.index() == Action::kRiichi) {
+        Event e;
+        e.type = EventType::reach;
+        e.actor = seat;
+        emit(e);
+        ask_turn(seat, State::riichi_discard);
+      } else if (a.index() == Action::kKan) {
+        if (l.kans.size() > 1) {
+          state_ = State::kan_select;
+          pending_.clear();
+          pending_.push_back({seat, Phase::kan_select, l.kan_select_mask()});
+        } else {
+          kan(seat, l.kans[0]);
+        }
+      } else if (a.index() == Action::kAgari) {
+        FixedVec<Seat, 3> w;
+        w.push_back(seat);
+        hora(w, seat, l.move(a).pai);
+      } else {
+        HYDRA_CHECK(a.index() == Action::kRyukyoku, "unexpected turn action " + to_string(a));
+        abortive(RyukyokuReason::kyushukyuhai);
+      }
+      return;
+    case State::riichi_discard:
+      discard(seat, l.move(a), true);
+      return;
+    case State::kan_select:
+      kan(seat, l.kan_move(a));
+      return;
+    case State::responses:
+      HYDRA_CHECK(!answered_[at(seat)], "a seat answered twice");
+      answers_[at(seat)] = a;
+      answered_[at(seat)] = true;
+      for (const Decision& p : pending_)
+        if (!answered_[at(p.seat)]) return;
+      resolve_responses();
+      return;
+    case State::game_over:
+      return;
+  }
+}
+
+void Table::discard(Seat seat, const Move& m, bool declaring) {
+  emit(m.to_event(seat));
+  riichi_pending_ = declaring;
+  response_to_ = EventType::dahai;
+  ask_responses(seat);
+}
+
+void Table::kan(Seat seat, const Move& m) {
+  emit(m.to_event(seat));
+  if (m.type == EventType::ankan) {  // Tenhou: an ankan's dora comes before its rinshan draw
+    wall_->reveal_kan_dora();
+    Event d;
+    d.type = EventType::dora;
+    d.dora_marker = Pai(wall_->dora_indicators()[static_cast<std::size_t>(wall_->indicators_revealed() - 1)]);
+    emit(d);
+  }
+  response_to_ = m.type;
+  ask_responses(seat);
+}
+
+void Table::ask_responses(Seat actor) {
+  responding_to_ = actor;
+  state_ = State::responses;
+  pending_.clear();
+  answered_.fill(false);
+  for (int k = 1; k < kNumSeats; ++k) {
+    const Seat s = actor.next(k);
+    Legal& l = legal_[at(s)];
+    l = views_[at(s)].legal();
+    answers_[at(s)] = Action(Action::kPass);
+    if (l.mask.count() > 1) pending_.push_back({s, l.phase, l.mask});
+    else answered_[at(s)] = true;
+  }
+  if (pending_.empty()) resolve_responses();
+}
+
+void Table::resolve_responses() {
+  FixedVec<Seat, 3> rons;
+  Seat caller;
+  for (int k = 1; k < kNumSeats; ++k) {
+    const Seat s = responding_to_.next(k);
+    const int a = answers_[at(s)].index();
+    if (a == Action::kAgari) rons.push_back(s);
+    else if (a == Action::kPon || a == Action::kKan) caller = s;
+    else if (Action(a).is_chi() && !caller.valid()) caller = s;
+  }
+  pending_.clear();
+  if (!rons.empty()) {
+    if (rons.size() == 3 && rules_.triple_ron_draw) {
+      abortive(RyukyokuReason::sanchaho);
+      return;
+    }
+    hora(rons, responding_to_, legal_[at(rons[0])].move(Action(Action::kAgari)).pai);
+    return;
+  }
+  if (response_to_ != EventType::dahai) {  // kakan or ankan, not robbed
+    rinshan_after_kan(responding_to_, response_to_);
+    return;
+  }
+  if (riichi_pending_) {
+    riichi_pending_ = false;
+    scores_[at(responding_to_)] -= 1000;
+    ++kyotaku_;
+    Event e = scored(EventType::reach_accepted);
+    e.actor = responding_to_;
+    e.deltas[at(responding_to_)] = -1000;
+    emit(e);
+    if (views_[0].riichi_count() == kNumSeats) {
+      abortive(RyukyokuReason::suchareach);
+      return;
+    }
+  }
+  if (views_[0].suufon_renda()) {
+    abortive(RyukyokuReason::sufonrenta);
+    return;
+  }
+  if (views_[0].suukaikan()) {
+    abortive(RyukyokuReason::sukaikan);
+    return;
+  }
+  if (caller.valid()) {
+    const Move& m = legal_[at(caller)].move(answers_[at(caller)]);
+    emit(m.to_event(caller));
+    if (m.type == EventType::daiminkan) rinshan_after_kan(caller, m.type);
+    else ask_turn(caller, State::turn);
+    return;
+  }
+  const Seat next = responding_to_.next(1);
+  if (draw(next, false)) ask_turn(next, State::turn);
+}
+
+void Table::rinshan_after_kan(Seat seat, EventType kan_type) {
+  draw(seat, true);
+  if (kan_type != EventType::ankan) {  // Tenhou: open kans reveal after the rinshan draw
+    wall_->reveal_kan_dora();
+    Event d;
+    d.type = EventType::dora;
+    d.dora_marker = Pai(wall_->dora_indicators()[static_cast<std::size_t>(wall_->indicators_revealed() - 1)]);
+    emit(d);
+  }
+  ask_turn(seat, State::turn);
+}
+
+void Table::hora(const FixedVec<Seat, 3>& winners, Seat from, Pai tile) {
+  const bool tsumo = winners[0] == from;
+  DoraMarkers ura;
+  for (Tile t : wall_->ura_indicators()) ura.push_back(Pai(t));
+  for (int i = 0; i < winners.size(); ++i) {
+    const Seat w = winners[i];
+    const PlayerView& v = views_[at(w)];
+    const DoraMarkers u = v.riichi(w) ? ura : DoraMarkers();
+    const WinResult r = v.evaluate_win(tile, tsumo, from, u);
+    HYDRA_CHECK(r.is_win(), "a legal agari that does not score");
+    const Seat pao = rules_.pao ? v.pao(w) : Seat::none();
+    const Scores d = win_deltas(r, w, from, progress_.oya(), progress_.honba, kyotaku_, pao, i == 0);
+    for (int s = 0; s < kNumSeats; ++s) scores_[static_cast<std::size_t>(s)] += d[static_cast<std::size_t>(s)];
+    Event e = scored(EventType::hora);
+    e.actor = w;
+    e.target = from;
+    e.pai = tile;
+    e.deltas = d;
+    e.detailed = true;
+    Hand shown = v.hand();
+    if (tsumo) shown.remove(tile);
+    e.hora_tehais = sorted_tehai(shown);
+    e.yakus = mjai_yakus(r);
+    e.fu = static_cast<std::uint8_t>(r.fu);
+    e.fan = static_cast<std::uint8_t>(mjai_fan(r));
+    e.hora_points = r.points;
+    e.ura_markers = u;
+    e.pao = pao;
+    emit(e);
+    outcome_.win = true;
+    if (w == progress_.oya()) outcome_.dealer_won = true;
+  }
+  kyotaku_ = 0;
+  end_kyoku();
+}
+
+void Table::exhaustive_draw() {
+  std::array<bool, kNumSeats> tenpai{}, nagashi{};
+  bool any_nagashi = false;
+  Event e = scored(EventType::ryukyoku);
+  for (int s = 0; s < kNumSeats; ++s) {
+    const auto i = static_cast<std::size_t>(s);
+    tenpai[i] = views_[i].tenpai();
+    nagashi[i] = views_[0].nagashi(Seat(s));
+    any_nagashi = any_nagashi || nagashi[i];
+    if (tenpai[i]) {
+      e.tehais[i] = sorted_tehai(views_[i].hand());
+    } else {
+      for (int k = 0; k < views_[i].hand().closed_size(); ++k) e.tehais[i].push_back(Pai::unknown());
+    }
+  }
+  e.deltas = exhaustive_draw_deltas(tenpai, nagashi, progress_.oya());
+  for (int s = 0; s < kNumSeats; ++s) scores_[static_cast<std::size_t>(s)] += e.deltas[static_cast<std::size_t>(s)];
+  e.scores = scores_;
+  e.reason = any_nagashi ? RyukyokuReason::nagashimangan : RyukyokuReason::fanpai;
+  e.tenpais = tenpai;
+  e.detailed = true;
+  emit(e);
+  outcome_.exhaustive = true;
+  outcome_.dealer_tenpai = tenpai[at(progress_.oya())];
+  end_kyoku();
+}
+
+void Table::abortive(RyukyokuReason reason) {
+  Event e = scored(EventType::ryukyoku);
+  e.reason = reason;
+  emit(e);
+  outcome_.abortive = true;
+  end_kyoku();
+}
+
+void Table::end_kyoku() {
+  Event e;
+  e.type = EventType::end_kyoku;
+  emit(e);
+  const auto next = next_kyoku(progress_, outcome_, scores_, kyotaku_, rules_);
+  if (next) {
+    progress_ = *next;
+    start_kyoku();
+    return;
+  }
+  final_ = game::final_scores(scores_, kyotaku_, rules_);
+  Event end;
+  end.type = EventType::end_game;
+  end.scores = final_;
+  emit(end);
+  state_ = State::game_over;
+  pending_.clear();
+}
+
+}  // namespace hydra::game

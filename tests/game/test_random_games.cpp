@@ -1,0 +1,170 @@
+// RandomSimTest (OpenSpiel) for the table: many seeded random-agent games, asserting at every
+// decision that the legal mask matches the concrete move list, that every legal move is accepted
+// by the seat's own legality check, that all 136 tiles are accounted for, that points plus riichi
+// sticks are conserved, and that every game ends; then the table's own event stream must pass the
+// replay checker (the table and the checker agree).
+
+#include <gtest/gtest.h>
+
+#include "hydra/data/replay.hpp"
+#include "hydra/game/agent.hpp"
+#include "hydra/game/runner.hpp"
+#include "hydra/game/table.hpp"
+
+namespace hydra::game {
+namespace {
+
+constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
+
+// Every physical tile is in exactly one place: a hand, a meld, a river (uncalled), or the wall.
+void expect_all_tiles_accounted(const Table& t) {
+  TileCounts c{};
+  int red = 0;
+  auto add = [&](Pai p) {
+    ++c[ix(p.type().index())];
+    red += p.is_red() ? 1 : 0;
+  };
+  for (int s = 0; s < kNumSeats; ++s) {
+    const PlayerView& v = t.view(Seat(s));
+    for (Pai p : closed_tiles(v.hand())) add(p);
+    for (const Meld& m : v.melds(Seat(s)))
+      for (int k = 0; k < m.size(); ++k) add(m.tile(k));
+    for (const RiverTile& r : v.river(Seat(s)))
+      if (!r.called) add(r.pai);
+  }
+  // A called tile sits in the caller's meld; the wall holds everything not yet drawn.
+  const Wall& w = t.wall();
+  const int kans = w.kans();
+  const int draws = Wall::kLiveTiles - w.live_left() - kans;
+  for (int i = 0; i < kNumTiles; ++i) {
+    const bool dealt = i < Wall::kDealTiles;
+    const bool drawn_live = i >= Wall::kLiveBegin && i < Wall::kLiveBegin + draws;
+    const bool drawn_rinshan = i >= Wall::kDeadBegin && i < Wall::kDeadBegin + kans;
+    if (!dealt && !drawn_live && !drawn_rinshan) add(Pai(w.tiles()[ix(i)]));
+  }
+  for (int k = 0; k < kNumTileTypes; ++k) ASSERT_EQ(c[ix(k)], 4) << "tile type " << k;
+  ASSERT_EQ(red, 3);
+}
+
+void expect_mask_matches_moves(const Table& t, const Decision& d) {
+  const Legal& l = t.legal(d.seat);
+  ASSERT_FALSE(d.mask.empty());
+  if (d.phase == Phase::kan_select) {
+    ASSERT_EQ(d.mask, l.kan_select_mask());
+    ASSERT_GE(l.kans.size(), 2);
+    return;
+  }
+  ASSERT_EQ(d.mask, l.mask);
+  std::string why;
+  for (int a = 0; a < kNumActions; ++a) {
+    const Move& m = l.moves[ix(a)];
+    if (!l.mask.test(Action(a))) {
+      ASSERT_EQ(m, Move()) << "a move behind an illegal action " << to_string(Action(a));
+      continue;
+    }
+    if (a == Action::kPass) continue;
+    ASSERT_NE(m.type, EventType::none) << to_string(Action(a));
+    const Event e = m.to_event(d.seat);
+    if (a == Action::kRyukyoku) continue;  // the declaration has no actor field in mjai
+    ASSERT_TRUE(t.view(d.seat).is_legal(e, &why)) << to_string(Action(a)) << ": " << why;
+  }
+}
+
+void expect_points_conserved(const Table& t) {
+  int sum = 1000 * t.kyotaku();
+  for (std::int32_t s : t.scores()) sum += s;
+  ASSERT_EQ(sum, 4 * t.rules().start_score);
+}
+
+struct Totals {
+  int games = 0, kyoku = 0, decisions = 0, horas = 0, draws = 0, riichi = 0, kans = 0, calls = 0;
+};
+
+void play_checked(const TableRules& rules, std::uint64_t master, int games, Totals& totals) {
+  std::array<RandomAgent, kNumSeats> agents;
+  for (int g = 0; g < games; ++g) {
+    const GameKey key = game_key(MasterSeed{master}, static_cast<std::uint64_t>(g));
+    for (int s = 0; s < kNumSeats; ++s) agents[ix(s)].start_game(Seat(s), key);
+    Table t(rules, key);
+    int steps = 0;
+    while (!t.done()) {
+      ASSERT_LT(++steps, 20000) << "game " << g << " does not end";
+      expect_points_conserved(t);
+      expect_all_tiles_accounted(t);
+      const auto pending = t.pending();
+      ASSERT_FALSE(pending.empty());
+      for (const Decision& d : pending) {
+        expect_mask_matches_moves(t, d);
+        if (::testing::Test::HasFatalFailure()) return;
+        t.act(d.seat, agents[ix(d.seat.index())].act(t.view(d.seat), d));
+      }
+    }
+    ASSERT_EQ(t.events().back().type, EventType::end_game);
+    int final_sum = 0;
+    for (std::int32_t s : t.final_scores()) final_sum += s;
+    ASSERT_EQ(final_sum, 4 * rules.start_score);
+    data::GameLog log;
+    log.events = t.events();
+    const data::ReplayReport r = data::check_game(log, rules, "game " + std::to_string(g));
+    ASSERT_EQ(r.status, data::ReplayStatus::pass) << r.message;
+    ++totals.games;
+    totals.kyoku += t.kyoku_played();
+    totals.decisions += t.decisions();
+    for (const Event& e : t.events()) {
+      totals.horas += e.type == EventType::hora;
+      totals.draws += e.type == EventType::ryukyoku;
+      totals.riichi += e.type == EventType::reach_accepted;
+      totals.kans += e.type == EventType::ankan || e.type == EventType::kakan || e.type == EventType::daiminkan;
+      totals.calls += takes_discard(e.type);
+    }
+  }
+}
+
+TEST(RandomGames, TenhouHanchanInvariantsHold) {
+  Totals t;
+  play_checked(table_rules("tenhou"), 20260101, 300, t);
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(t.games, 300);
+  // Random play still reaches the rare branches the invariants must hold through.
+  EXPECT_GT(t.horas, 0);
+  EXPECT_GT(t.riichi, 0);
+  EXPECT_GT(t.kans, 0);
+  EXPECT_GT(t.calls, 1000);
+  RecordProperty("kyoku", t.kyoku);
+  RecordProperty("decisions", t.decisions);
+}
+
+TEST(RandomGames, OtherPresetsInvariantsHold) {
+  for (const char* name : {"tenhou-tonpuusen", "tenhou-kyoku", "mahjongsoul"}) {
+    Totals t;
+    play_checked(table_rules(name), 7, 100, t);
+    if (HasFatalFailure()) return;
+    EXPECT_EQ(t.games, 100) << name;
+  }
+}
+
+TEST(RandomGames, SameKeySameGame) {
+  std::array<RandomAgent, kNumSeats> a1, a2;
+  const GameKey key = game_key(MasterSeed{99}, 3);
+  const GameResult r1 = play_game(table_rules("tenhou"), key, {&a1[0], &a1[1], &a1[2], &a1[3]});
+  const GameResult r2 = play_game(table_rules("tenhou"), key, {&a2[0], &a2[1], &a2[2], &a2[3]});
+  ASSERT_EQ(r1.events.size(), r2.events.size());
+  EXPECT_TRUE(r1.events == r2.events);
+  const GameResult r3 = play_game(table_rules("tenhou"), game_key(MasterSeed{99}, 4), {&a2[0], &a2[1], &a2[2], &a2[3]});
+  EXPECT_FALSE(r1.events == r3.events);
+}
+
+TEST(RandomGames, TsumogiriAgentsPlayWholeGames) {
+  std::array<TsumogiriAgent, kNumSeats> a;
+  for (int g = 0; g < 20; ++g) {
+    const GameResult r = play_game(table_rules("tenhou"), game_key(MasterSeed{5}, static_cast<std::uint64_t>(g)),
+                                   {&a[0], &a[1], &a[2], &a[3]});
+    data::GameLog log;
+    log.events = r.events;
+    const data::ReplayReport rep = data::check_game(log, table_rules("tenhou"), "tsumogiri game");
+    ASSERT_EQ(rep.status, data::ReplayStatus::pass) << rep.message;
+  }
+}
+
+}  // namespace
+}  // namespace hydra::game

@@ -1,0 +1,45 @@
+#pragma once
+
+// Any supported log -> gzipped Mortal-dialect mjai, one file per game (`hydra convert`).
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hydra/data/game_log.hpp"
+
+namespace hydra::data {
+
+enum class LogFormat { mjai, tenhou_xml, tenhou6 };
+std::string_view to_string(LogFormat f);
+
+// The format of a file from its first bytes (plain or gzip): '<' starts an mjlog, a "log" key a
+// tenhou.net/6 game, a "type" key mjai. Throws hydra::Error when none fits.
+LogFormat detect_format(const std::filesystem::path& path);
+
+// Reads one game in any supported format. Throws UnsupportedRule for games under rules Hydra does
+// not play (for mjai: start scores other than 25,000) and hydra::Error for broken files.
+GameLog read_log(const std::filesystem::path& path);
+
+// The files named, with folders searched recursively for .xml, .mjlog, .json, .json.gz, .mjson
+// (sorted, so runs are reproducible). Throws hydra::Error for a path that does not exist.
+std::vector<std::filesystem::path> collect_log_files(const std::vector<std::filesystem::path>& inputs);
+
+// The output name for an input: its name without the log extensions, plus ".json.gz".
+std::filesystem::path converted_name(const std::filesystem::path& input);
+
+struct ConvertResult {
+  enum class Status { ok, unsupported, failed, duplicate };
+  std::filesystem::path input, output;
+  Status status = Status::failed;
+  std::string message;  // the reason when not ok
+  std::size_t events = 0;
+  int kyoku = 0;
+};
+
+// Converts one file into `out_dir` (written atomically; nothing is left behind on failure).
+// With write = false it only reads and checks the input.
+ConvertResult convert_file(const std::filesystem::path& input, const std::filesystem::path& out_dir, bool write = true);
+
+}  // namespace hydra::data

@@ -1,0 +1,114 @@
+#include "hydra/data/convert.hpp"
+
+#include <algorithm>
+
+#include "hydra/data/mjai.hpp"
+#include "hydra/data/tenhou.hpp"
+#include "hydra/data/text_file.hpp"
+
+namespace hydra::data {
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+constexpr std::string_view kLogExtensions[] = {".json.gz", ".mjson.gz", ".xml.gz", ".mjlog", ".json", ".mjson", ".xml"};
+
+}  // namespace
+
+std::string_view to_string(LogFormat f) {
+  switch (f) {
+    case LogFormat::mjai: return "mjai";
+    case LogFormat::tenhou_xml: return "tenhou-xml";
+    case LogFormat::tenhou6: return "tenhou6";
+  }
+  return "?";
+}
+
+LogFormat detect_format(const std::filesystem::path& path) {
+  LineReader reader(path);
+  std::string_view line;
+  std::string head;
+  while (head.size() < 4096 && reader.next(line)) head.append(line).append("\n");
+  const auto first = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  if (first == std::string::npos) throw Error(path.string() + ": empty file");
+  if (head[first] == '<') return LogFormat::tenhou_xml;
+  if (head[first] == '{') {
+    const auto log = head.find("\"log\"");
+    const auto type = head.find("\"type\"");
+    if (log != std::string::npos && (type == std::string::npos || log < type)) return LogFormat::tenhou6;
+    if (type != std::string::npos) return LogFormat::mjai;
+  }
+  throw Error(path.string() + ": not a log Hydra reads (mjai JSON lines, Tenhou mjlog XML or tenhou.net/6 JSON)");
+}
+
+GameLog read_log(const std::filesystem::path& path) {
+  switch (detect_format(path)) {
+    case LogFormat::tenhou_xml: return read_tenhou_xml(path);
+    case LogFormat::tenhou6: return read_tenhou6(path);
+    case LogFormat::mjai: break;
+  }
+  GameLog log = read_mjai(path);
+  if (const auto why = unsupported_rule(log)) throw UnsupportedRule(path.string() + ": unsupported rule: " + *why);
+  return log;
+}
+
+std::vector<std::filesystem::path> collect_log_files(const std::vector<std::filesystem::path>& inputs) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(in, ec)) {
+      std::vector<std::filesystem::path> found;
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(in)) {
+        if (!entry.is_regular_file()) continue;
+        const std::string name = entry.path().filename().string();
+        if (std::any_of(std::begin(kLogExtensions), std::end(kLogExtensions), [&](std::string_view e) { return ends_with(name, e); }))
+          found.push_back(entry.path());
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (std::filesystem::exists(in, ec)) {
+      files.push_back(in);
+    } else {
+      throw Error(in.string() + ": no such file or folder");
+    }
+  }
+  return files;
+}
+
+std::filesystem::path converted_name(const std::filesystem::path& input) {
+  std::string name = input.filename().string();
+  for (std::string_view e : kLogExtensions)
+    if (ends_with(name, e)) {
+      name.resize(name.size() - e.size());
+      break;
+    }
+  return name + ".json.gz";
+}
+
+ConvertResult convert_file(const std::filesystem::path& input, const std::filesystem::path& out_dir, bool write) {
+  ConvertResult r;
+  r.input = input;
+  r.output = out_dir / converted_name(input);
+  try {
+    const GameLog log = read_log(input);
+    if (write) write_mjai(r.output, log);
+    r.status = ConvertResult::Status::ok;
+    r.events = log.events.size();
+    r.kyoku = static_cast<int>(std::count_if(log.events.begin(), log.events.end(),
+                                             [](const game::Event& e) { return e.type == game::EventType::start_kyoku; }));
+  } catch (const UnsupportedRule& e) {
+    r.status = ConvertResult::Status::unsupported;
+    r.message = e.what();
+  } catch (const Error& e) {
+    r.status = ConvertResult::Status::failed;
+    r.message = e.what();
+  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
+    r.status = ConvertResult::Status::failed;
+    r.message = input.string() + ": internal error: " + e.what();
+  }
+  return r;
+}
+
+}  // namespace hydra::data

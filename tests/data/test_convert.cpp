@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "hydra/data/convert.hpp"
+#include "hydra/data/mjai.hpp"
+#include "hydra/data/tenhou.hpp"
+#include "testdata.hpp"
+
+namespace hydra::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("hydra_test_convert_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(Convert, OutputNamesDropLogExtensions) {
+  EXPECT_EQ(converted_name("a/2010081709gm-00a9-0000-fe3371ad.xml"), "2010081709gm-00a9-0000-fe3371ad.json.gz");
+  EXPECT_EQ(converted_name("b.json.gz"), "b.json.gz");
+  EXPECT_EQ(converted_name("c.mjson"), "c.json.gz");
+}
+
+// Each format is recognised by content, the converted file reads back as the same game, and
+// inputs that fail leave nothing behind in the output folder.
+TEST(Convert, EveryFormatConvertsAndFailuresWriteNothing) {
+  HYDRA_REQUIRE_TESTDATA(dir, "tenhou_xml");
+  const fs::path root = dir.parent_path();
+  const fs::path xml = dir / "2010081709gm-00a9-0000-fe3371ad.xml";
+  const fs::path t6 = root / "tenhou6" / "reviewer_double_ron.json";
+  const fs::path mjai = root / "mjai" / "2010081709gm-00a9-0000-fe3371ad.json.gz";
+  EXPECT_EQ(detect_format(xml), LogFormat::tenhou_xml);
+  EXPECT_EQ(detect_format(t6), LogFormat::tenhou6);
+  EXPECT_EQ(detect_format(mjai), LogFormat::mjai);
+
+  TempDir out;
+  const ConvertResult r = convert_file(xml, out.path);
+  ASSERT_EQ(r.status, ConvertResult::Status::ok) << r.message;
+  EXPECT_FALSE(first_difference(read_mjai(r.output), read_tenhou_xml(xml)));
+
+  const ConvertResult sanma = convert_file(root / "other_rules" / "xml" / "dnovikoff_sanma2.xml", out.path);
+  EXPECT_EQ(sanma.status, ConvertResult::Status::unsupported);
+  EXPECT_NE(sanma.message.find("3-player"), std::string::npos) << sanma.message;
+  const ConvertResult cut = convert_file(root / "other_rules" / "xml" / "mjx_upd-aft-ron3.xml", out.path);
+  EXPECT_EQ(cut.status, ConvertResult::Status::failed);
+  int files = 0;
+  for (const auto& f : fs::directory_iterator(out.path)) {
+    EXPECT_EQ(f.path().filename(), r.output.filename());  // no output or temp file of the failures
+    ++files;
+  }
+  EXPECT_EQ(files, 1);
+}
+
+TEST(Convert, FoldersAreSearchedAndSorted) {
+  HYDRA_REQUIRE_TESTDATA(dir, "other_rules");
+  const auto files = collect_log_files({dir});
+  EXPECT_EQ(files.size(), 12u);
+  EXPECT_TRUE(std::is_sorted(files.begin(), files.end()));
+  EXPECT_THROW(collect_log_files({dir / "no_such_folder"}), Error);
+}
+
+}  // namespace
+}  // namespace hydra::data

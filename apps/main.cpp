@@ -22,12 +22,7 @@ int main(int argc, char** argv) {
 
   hydra::apps::register_info(app);
   hydra::apps::register_config(app);
-  hydra::apps::register_replay(app);
-  hydra::apps::register_selfplay(app);
   hydra::apps::register_convert(app);
-  hydra::apps::register_hand(app);
-  hydra::apps::register_bench(app);
-  hydra::apps::register_export(app);
 
   try {
     app.parse_complete_callback([&] {

@@ -1,6 +1,8 @@
 // PlayerView: the legal actions of a seat (the rules of spec section 1 that limit a decision:
 // kuikae, riichi preconditions, furiten, kan limits, houtei and the abortive-draw windows).
 
+#include <bit>
+
 #include "hydra/common/error.hpp"
 #include "hydra/game/agari.hpp"
 #include "hydra/game/view.hpp"
@@ -63,8 +65,20 @@ const Move& Legal::kan_move(Action type) const {
   throw InvariantError("kan_move: no kan candidate of tile type " + std::to_string(type.index()));
 }
 
+void Legal::clear() {
+  mask = ActionMask();
+  kans.clear();
+  phase = Phase::idle;
+}
+
 Legal PlayerView::legal() const {
   Legal out;
+  legal(out);
+  return out;
+}
+
+void PlayerView::legal(Legal& out) const {
+  out.clear();
   switch (phase_) {
     case Phase::turn: turn_actions(out); break;
     case Phase::riichi_discard: riichi_discards(out); break;
@@ -73,7 +87,6 @@ Legal PlayerView::legal() const {
     case Phase::idle:
     case Phase::kan_select: break;
   }
-  return out;
 }
 
 void PlayerView::add_discards(Legal& out, TileMask forbidden) const {
@@ -99,7 +112,18 @@ void PlayerView::add_discards(Legal& out, TileMask forbidden) const {
 void PlayerView::add_kans(Legal& out) const {
   if (live_left_ <= 0 || kans_total_ >= 4) return;
   const bool in_riichi = riichi_declared_[at(me_)];
-  for (int t = 0; t < kNumTileTypes; ++t) {
+  // Candidates: types held four times, and (not in riichi) the pons.
+  std::uint64_t types = 0;
+  if (in_riichi) {
+    if (hand_.closed[ix(drawn_.type().index())] == 4) types |= std::uint64_t{1} << drawn_.type().index();
+  } else {
+    for (int t = 0; t < kNumTileTypes; ++t)
+      if (hand_.closed[ix(t)] == 4) types |= std::uint64_t{1} << t;
+    for (int i = 0; i < hand_.num_melds; ++i)
+      if (hand_.melds[ix(i)].kind() == MeldKind::pon) types |= std::uint64_t{1} << hand_.melds[ix(i)].first().index();
+  }
+  for (; types != 0; types &= types - 1) {
+    const int t = std::countr_zero(types);
     const TileType tt(t);
     if (hand_.closed[ix(t)] == 4) {
       if (in_riichi) {
@@ -145,7 +169,10 @@ void PlayerView::turn_actions(Legal& out) const {
   }
   add_kans(out);
   if (riichi_declared_[at(me_)]) return;
-  if (hand_.is_menzen() && scores_[at(me_)] >= 1000 && live_left_ >= 4 && shanten_best(hand_.closed) <= 0) {
+  // One draw lowers shanten by at most one: a hand two or more from tenpai before the draw
+  // can not riichi now, and one already tenpai always can.
+  if (hand_.is_menzen() && scores_[at(me_)] >= 1000 && live_left_ >= 4 && shanten_ <= 1 &&
+      (shanten_ == 0 || shanten_best(hand_.closed) <= 0)) {
     out.mask.set(Action(Action::kRiichi));
     out.moves[Action::kRiichi] = {EventType::reach, Pai::unknown(), Seat::none(), false, {}};
   }

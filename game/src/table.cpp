@@ -91,7 +91,7 @@ void Table::ask_turn(Seat seat, State state) {
   actor_ = seat;
   state_ = state;
   Legal& l = legal_[at(seat)];
-  l = views_[at(seat)].legal();
+  views_[at(seat)].legal(l);
   HYDRA_CHECK(!l.mask.empty(), "a turn decision without a legal action");
   pending_.clear();
   pending_.push_back({seat, l.phase, l.mask});
@@ -190,7 +190,7 @@ void Table::ask_responses(Seat actor) {
   for (int k = 1; k < kNumSeats; ++k) {
     const Seat s = actor.next(k);
     Legal& l = legal_[at(s)];
-    l = views_[at(s)].legal();
+    views_[at(s)].legal(l);
     answers_[at(s)] = Action(Action::kPass);
     if (l.mask.count() > 1) pending_.push_back({s, l.phase, l.mask});
     else answered_[at(s)] = true;

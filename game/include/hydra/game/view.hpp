@@ -47,6 +47,8 @@ class PlayerView {
 
   void apply(const Event& e);
   Legal legal() const;
+  // The same into `out`, reusing it: only what the previous answer set is cleared (hot path).
+  void legal(Legal& out) const;
   // Whether `e` (an event of this seat) is one of its legal moves now; else why not.
   bool is_legal(const Event& e, std::string* why) const;
   // The win on `tile` (tsumo: the drawn tile) as scoring sees it, without honba and sticks
@@ -146,6 +148,7 @@ class PlayerView {
   bool double_riichi_ = false;
   bool in_kyoku_ = false;
   TileMask waits_;
+  std::int8_t shanten_ = 8;  // of the 3n+1 hand (after a discard, the deal or a kan)
   TileMask discarded_;  // every tile type this seat has discarded in the kyoku (discard furiten)
   TileMask kuikae_;     // discards forbidden right after an own chi/pon
   bool temp_furiten_ = false;

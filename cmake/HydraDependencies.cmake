@@ -10,6 +10,7 @@ find_package(spdlog REQUIRED)              # libspdlog-dev 1.10 (external fmt 9)
 find_package(ZLIB REQUIRED)
 find_package(OpenSSL REQUIRED)             # SHA-256 for seeding and checkpoint sidecars
 find_package(pugixml REQUIRED)             # libpugixml-dev 1.13: Tenhou mjlog XML
+find_package(simdjson REQUIRED)            # libsimdjson-dev 3.0: bulk mjai reading
 if(HYDRA_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

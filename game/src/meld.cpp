@@ -128,14 +128,21 @@ Meld parse_meld(std::string_view text) {
   int k = 0;
   for (int i = 0; i < n; ++i)
     if (i != called) own[static_cast<std::size_t>(k++)] = faces[static_cast<std::size_t>(i)];
-  if (n == 3) {
-    if (faces[0].type() == faces[1].type()) return Meld::pon(c, own[0], own[1], from);
-    if (from != From::kamicha) bad_meld(quoted + ": a chi is called from kamicha only ('-')");
-    return Meld::chi(c, own[0], own[1]);
+  try {
+    if (n == 3) {
+      if (faces[0].type() == faces[1].type()) return Meld::pon(c, own[0], own[1], from);
+      if (from != From::kamicha) bad_meld("a chi is called from kamicha only ('-')");
+      return Meld::chi(c, own[0], own[1]);
+    }
+    if (called == 3) return Meld::daiminkan(c, {own[0], own[1], own[2]}, from);
+    // Mark before the last tile: a pon plus the added fourth tile.
+    return Meld::kakan(Meld::pon(c, own[0], own[1], from), faces[3]);
+  } catch (const Error& e) {
+    // Name the text the user wrote.
+    std::string what = e.what();
+    what.insert(std::string_view("bad meld").size(), " " + quoted);
+    throw Error(what);
   }
-  if (called == 3) return Meld::daiminkan(c, {own[0], own[1], own[2]}, from);
-  // Mark before the last tile: a pon plus the added fourth tile.
-  return Meld::kakan(Meld::pon(c, own[0], own[1], from), faces[3]);
 }
 
 std::string to_string(const Meld& meld) {

@@ -131,6 +131,7 @@ GameLog read_mjai(const std::filesystem::path& path) {
     lines.push_back(reader.line_number());
   }
   const int last_line = reader.line_number();
+  if (log.events.empty()) throw Error(path.string() + ": empty file (no mjai events)");
   normalize(log, given, [&](std::size_t i) {
     return path.string() + ":" + std::to_string(i < lines.size() ? lines[i] : last_line);
   });

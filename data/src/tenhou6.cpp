@@ -18,6 +18,8 @@ using nlohmann::json;
 using tenhou6::Item;
 using tenhou6::Kyoku;
 
+constexpr std::size_t kMaxTurns = 100;
+
 std::vector<json> parse_objects(std::string_view text, const std::string& name) {
   std::vector<json> objects;
   try {
@@ -120,6 +122,9 @@ Kyoku parse_kyoku(const json& k, const std::string& where) {
     if (out.haipai[p].size() != 13) throw Error(seat + " hand: " + std::to_string(out.haipai[p].size()) + " tiles, not 13");
     out.takes[p] = items(k[5 + 3 * p], seat + " takes");
     out.discards[p] = items(k[6 + 3 * p], seat + " discards");
+    // A kyoku has at most ~30 turns per player; the bound also bounds the replay's recursion.
+    if (out.takes[p].size() > kMaxTurns || out.discards[p].size() > kMaxTurns)
+      throw Error(seat + ": more than " + std::to_string(kMaxTurns) + " takes or discards");
   }
   const json& r = k[16];
   if (!r.is_array() || r.empty() || !r[0].is_string()) throw Error(where + ": the result must start with its name");

@@ -124,6 +124,8 @@ TEST(Mjai, CorruptInputsNameFileAndLine) {
   EXPECT_NE(error_of(tmp / "cut.json").find("truncated log"), std::string::npos) << error_of(tmp / "cut.json");
 
   EXPECT_NE(error_of(tmp / "missing.json").find("missing.json: cannot open"), std::string::npos);
+  write(tmp / "empty.json", "");
+  EXPECT_NE(error_of(tmp / "empty.json").find("empty.json: empty file"), std::string::npos) << error_of(tmp / "empty.json");
 }
 
 // Every gimite file reads, and writing it in the Mortal dialect (gzipped and plain) and reading

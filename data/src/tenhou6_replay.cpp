@@ -235,7 +235,7 @@ class Replayer {
   bool finish(State& s, int seat, Pai last, bool after_draw);
   bool finish_draw(State& s, int seat, bool after_draw);
 
-  static constexpr int kMaxBranches = 100000;
+  static constexpr int kMaxBranches = 10000;  // real logs need a handful
   const Kyoku& k_;
   int branches_ = 0;
 };

@@ -5,6 +5,7 @@
 #include "hydra/data/convert.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/tenhou.hpp"
+#include "hydra/data/text_file.hpp"
 #include "testdata.hpp"
 
 namespace hydra::data {
@@ -60,6 +61,42 @@ TEST(Convert, FoldersAreSearchedAndSorted) {
   EXPECT_EQ(files.size(), 12u);
   EXPECT_TRUE(std::is_sorted(files.begin(), files.end()));
   EXPECT_THROW(collect_log_files({dir / "no_such_folder"}), Error);
+}
+
+// Damaged copies of real logs (cut at many places, bytes overwritten) are rejected with
+// hydra::Error or still read; nothing else may escape (no crash, no other exception type).
+TEST(Convert, DamagedLogsFailCleanly) {
+  HYDRA_REQUIRE_TESTDATA(dir, "tenhou_xml");
+  const fs::path root = dir.parent_path();
+  TempDir out;
+  std::uint64_t rng = 0x9E3779B97F4A7C15ULL;
+  auto next = [&rng](std::size_t n) {  // a fixed LCG: the same damage on every run
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((rng >> 33) % n);
+  };
+  int rejected = 0, read = 0;
+  for (const fs::path& src : {dir / "2010081709gm-00a9-0000-fe3371ad.xml", root / "tenhou6" / "reviewer_confusing_nakis_0.json",
+                              root / "tenhou6" / "2010081709gm-00a9-0000-fe3371ad.json"}) {
+    const std::string text = read_text_file(src);
+    for (int trial = 0; trial < 60; ++trial) {
+      std::string bad = text;
+      if (trial % 2 == 0) {
+        bad.resize(next(bad.size()));
+      } else {
+        for (int k = 0; k < 3; ++k) bad[next(bad.size())] = "0123456789,\"[]{}<>/ p"[next(22)];
+      }
+      const fs::path f = out.path / ("damaged" + src.extension().string());
+      std::ofstream(f, std::ios::binary) << bad;
+      try {
+        read_log(f);
+        ++read;
+      } catch (const Error&) {
+        ++rejected;
+      }
+    }
+  }
+  EXPECT_GT(rejected, 90);  // cuts and most flips break the log
+  EXPECT_EQ(rejected + read, 180);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ bool Hand::is_menzen() const {
 }
 
 int Hand::red_count() const {
-  int n = __builtin_popcount(closed_red);
+  int n = (closed_red & 1) + (closed_red >> 1 & 1) + (closed_red >> 2 & 1);
   for (int i = 0; i < num_melds; ++i) n += melds[static_cast<std::size_t>(i)].red_count();
   return n;
 }

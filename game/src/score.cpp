@@ -9,6 +9,7 @@
 // The best interpretation is carried as a YakuSet plus han/fu; the yaku list is written once.
 
 #include <algorithm>
+#include <bit>
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/agari.hpp"
@@ -53,6 +54,7 @@ struct HandFacts {
   std::array<int, 3> meld_run_mask{};   // per suit: bit k = a run starting at number k+1
   std::array<int, 3> meld_trip_mask{};  // per suit: bit k = a triplet/quad of number k+1
   std::array<int, 34> pair_fu{};        // fu for a pair of each type
+  bool honors = false;                  // any honour tile in the hand
 };
 
 int yaku_han(Yaku y, bool menzen) {
@@ -109,21 +111,24 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   if (ctx.tsumo && ctx.tenhou && f.dealer) add_yakuman(f.any_yakuman, f.any_yakuman_value, Yaku::tenhou, rules);
   if (ctx.tsumo && ctx.chiihou && !f.dealer) add_yakuman(f.any_yakuman, f.any_yakuman_value, Yaku::chiihou, rules);
 
-  // What the tiles are made of.
-  int suits_used = 0, honors = 0, simples = 0, terminals = 0, green = 0, total = 0;
-  for (int t = 0; t < kNumTileTypes; ++t) {
-    const int c = f.all[at(t)];
-    if (c == 0) continue;
-    total += c;
-    const TileType tt(t);
-    if (tt.is_honor()) honors += c;
-    else suits_used |= 1 << static_cast<int>(tt.suit());
-    if (tt.is_terminal()) terminals += c;
-    if (!tt.is_yaochu()) simples += c;
-    if (t == 19 || t == 20 || t == 21 || t == 23 || t == 25 || t == 32) green += c;  // 2 3 4 6 8s, hatsu
-  }
+  // What the tiles are made of: a few sums instead of a pass over all 34 kinds (this runs once
+  // per scoring and shows in profiles).
+  const auto& a = f.all;
+  auto sum9 = [&](int s) {
+    int n = 0;
+    for (int k = 0; k < 9; ++k) n += a[at(s + k)];
+    return n;
+  };
+  const int man = sum9(0), pin = sum9(9), sou = sum9(18);
+  const int honors = a[27] + a[28] + a[29] + a[30] + a[31] + a[32] + a[33];
+  const int total = man + pin + sou + honors;
+  const int terminals = a[0] + a[8] + a[9] + a[17] + a[18] + a[26];
+  const int simples = total - honors - terminals;
+  const int green = a[19] + a[20] + a[21] + a[23] + a[25] + a[32];  // 2 3 4 6 8s, hatsu
+  const int suits_used = (man > 0 ? 1 : 0) | (pin > 0 ? 2 : 0) | (sou > 0 ? 4 : 0);
+  const bool one_suit = suits_used == 1 || suits_used == 2 || suits_used == 4;
   if (simples == total && (m || rules.kuitan)) add_yaku(f.any_form, f.any_han, Yaku::tanyao, m);
-  if (std::popcount(static_cast<unsigned>(suits_used)) == 1) {
+  if (one_suit) {
     add_yaku(f.any_form, f.any_han, honors > 0 ? Yaku::honitsu : Yaku::chinitsu, m);
   }
   if (honors == total) add_yakuman(f.any_yakuman, f.any_yakuman_value, Yaku::tsuuiisou, rules);
@@ -134,7 +139,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   // Honour sets (normal form: an honour held 3+ times is a set, 2 times the pair).
   const int seat = wind_tile(ctx.seat_wind).index(), round = wind_tile(ctx.round_wind).index();
   int dragon_sets = 0, dragon_pairs = 0, wind_sets = 0, wind_pairs = 0;
-  for (int t = 27; t < 34; ++t) {
+  for (int t = 27; t < 34 && honors > 0; ++t) {
     const int c = f.all[at(t)];
     const bool dragon = t >= 31;
     if (c >= 3) {
@@ -172,7 +177,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   else if (kans == 3) add_yaku(f.normal_form, f.normal_han, Yaku::sankantsu, m);
 
   // Chuuren: closed, no kan, one suit, 1112345678999 plus one more.
-  if (hand.num_melds == 0 && honors == 0 && std::popcount(static_cast<unsigned>(suits_used)) == 1) {
+  if (hand.num_melds == 0 && honors == 0 && one_suit) {
     const int s = std::countr_zero(static_cast<unsigned>(suits_used)) * 9;
     static constexpr std::array<int, 9> kBase = {3, 1, 1, 1, 1, 1, 1, 1, 3};
     bool chuuren = true, junsei = true;
@@ -190,6 +195,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   f.dora = count_dora(f.all, ctx.dora_indicators, ctx.num_dora_indicators);
   f.aka = hand.red_count();
   if (ctx.riichi || ctx.double_riichi) f.ura = count_dora(f.all, ctx.ura_indicators, ctx.num_ura_indicators);
+  f.honors = honors > 0;
   return f;
 }
 
@@ -261,9 +267,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
   const int total_runs = num_runs + f.meld_runs;
   if (total_runs == 0) add_yaku(shape, shape_han, Yaku::toitoi, menzen);
   if (all_yaochu && total_runs > 0) {
-    bool honor = false;
-    for (int t = 27; t < 34; ++t) honor = honor || f.all[at(t)] > 0;
-    add_yaku(shape, shape_han, honor ? Yaku::chanta : Yaku::junchan, menzen);
+    add_yaku(shape, shape_han, f.honors ? Yaku::chanta : Yaku::junchan, menzen);
   }
 
   const int pair_fu_value = d.pair >= 27 ? f.pair_fu[d.pair] : 0;
@@ -284,10 +288,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
     if (value > 0) {
       c.yakuman = value;
       // Keep only the yakuman in the report.
-      YakuSet only;
-      for (int y = static_cast<int>(Yaku::kokushi); y < kNumYaku; ++y)
-        if (c.yaku.contains(static_cast<Yaku>(y))) only.insert(static_cast<Yaku>(y));
-      c.yaku = only;
+      c.yaku = YakuSet(c.yaku.bits() & ~((std::uint64_t{1} << static_cast<int>(Yaku::kokushi)) - 1));
       offer(c, f, best);
       return;
     }
@@ -431,7 +432,7 @@ WinResult score_win(const Hand& hand, const WinContext& ctx, const ScoringRules&
     complete = true;
     score_decomposition(d, f, best);
   });
-  if (hand.num_melds == 0 && hand.closed_size() == 14) {
+  if (hand.num_melds == 0) {  // both forms check their own tile count
     if (is_chiitoitsu(hand.closed)) {
       complete = true;
       score_chiitoitsu(f, best);
@@ -448,14 +449,18 @@ WinResult score_win(const Hand& hand, const WinContext& ctx, const ScoringRules&
   r.status = WinStatus::win;
   auto push = [&](Yaku y, int han) { r.yaku[r.num_yaku++] = {y, static_cast<std::uint8_t>(han)}; };
   if (best.yakuman > 0) {
-    for (int y = 0; y < kNumYaku; ++y)
-      if (best.yaku.contains(static_cast<Yaku>(y))) push(static_cast<Yaku>(y), yakuman_value(static_cast<Yaku>(y), rules));
+    for (std::uint64_t bits = best.yaku.bits(); bits != 0; bits &= bits - 1) {
+      const auto y = static_cast<Yaku>(std::countr_zero(bits));
+      push(y, yakuman_value(y, rules));
+    }
     r.yakuman = rules.yakuman_stack ? best.yakuman : 1;
     r.limit = Limit::yakuman;
     r.base = 8000 * r.yakuman;
   } else {
-    for (int y = 0; y < static_cast<int>(Yaku::dora); ++y)
-      if (best.yaku.contains(static_cast<Yaku>(y))) push(static_cast<Yaku>(y), yaku_han(static_cast<Yaku>(y), f.menzen));
+    for (std::uint64_t bits = best.yaku.bits(); bits != 0; bits &= bits - 1) {
+      const auto y = static_cast<Yaku>(std::countr_zero(bits));
+      push(y, yaku_han(y, f.menzen));
+    }
     if (f.dora > 0) push(Yaku::dora, f.dora);
     if (f.aka > 0) push(Yaku::aka_dora, f.aka);
     if (f.ura > 0) push(Yaku::ura_dora, f.ura);

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "hydra/common/error.hpp"
-#include "hydra/data/mjai.hpp"
+#include "hydra/data/convert.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/view.hpp"
 
@@ -456,7 +456,7 @@ ReplayReport check_file(const std::filesystem::path& file, const game::TableRule
   report.file = file.string();
   GameLog log;
   try {
-    log = read_mjai(file);
+    log = read_log(file);
   } catch (const UnsupportedRule& e) {
     report.status = ReplayStatus::skipped;
     report.message = e.what();
@@ -467,31 +467,6 @@ ReplayReport check_file(const std::filesystem::path& file, const game::TableRule
     return report;
   }
   return check_game(log, rules, file.string());
-}
-
-std::vector<std::filesystem::path> collect_log_files(const std::vector<std::string>& inputs) {
-  namespace fs = std::filesystem;
-  auto known = [](const fs::path& p) {
-    const std::string n = p.filename().string();
-    auto ends = [&](std::string_view suffix) { return n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0; };
-    return ends(".json") || ends(".json.gz") || ends(".jsonl") || ends(".jsonl.gz");
-  };
-  std::vector<fs::path> out;
-  for (const std::string& in : inputs) {
-    const fs::path p(in);
-    if (fs::is_directory(p)) {
-      std::vector<fs::path> found;
-      for (const auto& entry : fs::recursive_directory_iterator(p))
-        if (entry.is_regular_file() && known(entry.path())) found.push_back(entry.path());
-      std::sort(found.begin(), found.end());
-      out.insert(out.end(), found.begin(), found.end());
-    } else if (fs::exists(p)) {
-      out.push_back(p);
-    } else {
-      throw Error(in + ": no such file or folder");
-    }
-  }
-  return out;
 }
 
 }  // namespace hydra::data

@@ -42,12 +42,9 @@ struct ReplayReport {
 // Checks one game already in memory; `name` prefixes every place in the messages.
 ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name);
 
-// Reads and checks one file (any format hydra reads; today mjai .json / .json.gz). Read errors,
-// corrupt files and unsupported rules become the report's status, never an exception.
+// Reads and checks one file in any format hydra reads (mjai in either dialect, Tenhou mjlog XML,
+// tenhou.net/6; convert.hpp). Read errors, corrupt files and unsupported rules become the
+// report's status, never an exception. Folders: data::collect_log_files (convert.hpp).
 ReplayReport check_file(const std::filesystem::path& file, const game::TableRules& rules);
-
-// The files named by `inputs`: files as given, folders expanded (sorted, recursively) to the
-// files with a known log extension. Throws hydra::Error for an input that does not exist.
-std::vector<std::filesystem::path> collect_log_files(const std::vector<std::string>& inputs);
 
 }  // namespace hydra::data

@@ -1,0 +1,131 @@
+// Book: the encoder's per-event bookkeeping, and which channel groups each event touches.
+
+#include "hydra/encoder/book.hpp"
+
+#include "hydra/game/shanten.hpp"
+
+namespace hydra::encoder {
+namespace {
+
+using game::EventType;
+
+constexpr std::uint64_t bit(game::TileType t) { return std::uint64_t{1} << t.index(); }
+
+GroupMask groups(std::initializer_list<Group> gs) {
+  GroupMask m;
+  for (Group g : gs) m.set(g);
+  return m;
+}
+
+// Everything the observer's own tiles feed: hand and red fives, own meld thermometer, drawn
+// tile, shanten; safety too, since the visible counts include the own hand and melds.
+const GroupMask kOwnHandChange = groups({Group::hand, Group::open_melds, Group::drawn, Group::shanten, Group::safety});
+
+}  // namespace
+
+GroupMask Book::apply(const game::PlayerView& view, const game::Event& e) {
+  const bool mine = e.actor == me_;
+  switch (e.type) {
+    case EventType::none:
+    case EventType::end_kyoku:
+    case EventType::end_game:
+      return {};
+    case EventType::start_game:
+      *this = Book(me_);
+      return GroupMask::all();
+    case EventType::start_kyoku:
+      start_kyoku(view, e);
+      return GroupMask::all();
+    case EventType::tsumo:
+      // Another seat's draw shows nothing: not even its tile enters any channel.
+      if (!mine) return {};
+      see(e.pai.type());
+      drawn_ = e.pai;
+      shanten_before_ = shanten13_;
+      return groups({Group::hand, Group::drawn, Group::shanten, Group::safety});
+    case EventType::dahai:
+      discard(e);
+      if (!mine) {
+        see(e.pai.type());
+        return groups({Group::discards, Group::safety});
+      }
+      drawn_ = game::Pai::unknown();
+      shanten13_ = game::shanten_best(view.hand().closed);
+      return groups({Group::hand, Group::drawn, Group::shanten, Group::discards, Group::safety});
+    case EventType::chi:
+    case EventType::pon:
+    case EventType::daiminkan: {
+      ++at(e.actor).open_melds;
+      GroupMask m = groups({Group::melds, Group::safety});
+      if (!mine) {
+        for (game::Pai p : e.consumed) see(p.type());
+        return m;
+      }
+      drawn_ = game::Pai::unknown();
+      shanten_before_ = shanten13_;
+      // A daiminkan leaves 3n+1 closed tiles; its rinshan draw then counts as the draw.
+      if (e.type == EventType::daiminkan) shanten13_ = game::shanten_best(view.hand().closed);
+      m |= kOwnHandChange;
+      return m;
+    }
+    case EventType::kakan:
+    case EventType::ankan: {
+      // The kakan tile passes every riichi seat (a chankan chance they did not take).
+      if (e.type == EventType::kakan) pass_to_riichi(e.pai.type());
+      GroupMask m = groups({Group::melds, Group::safety});
+      if (!mine) {
+        if (e.type == EventType::kakan) see(e.pai.type());
+        else see(e.consumed[0].type(), 4);
+        return m;
+      }
+      drawn_ = game::Pai::unknown();
+      shanten13_ = game::shanten_best(view.hand().closed);
+      m |= kOwnHandChange;
+      return m;
+    }
+    case EventType::dora:
+      see(e.dora_marker.type());
+      return groups({Group::dora, Group::safety});
+    case EventType::reach:
+      at(e.actor).riichi = true;
+      return groups({Group::meta, Group::safety});
+    case EventType::reach_accepted:
+    case EventType::hora:
+    case EventType::ryukyoku:
+      return groups({Group::meta});
+  }
+  return GroupMask::all();
+}
+
+void Book::start_kyoku(const game::PlayerView& view, const game::Event& e) {
+  seats_ = {};
+  visible_ = view.hand().closed;  // the view checked the dealt hand
+  see(e.dora_marker.type());
+  drawn_ = game::Pai::unknown();
+  shanten13_ = game::shanten_best(view.hand().closed);
+  shanten_before_ = shanten13_;
+}
+
+void Book::discard(const game::Event& e) {
+  SeatBook& b = at(e.actor);
+  const game::TileType t = e.pai.type();
+  // Passes every seat whose declaration tile is already out (the discarder's own later discards
+  // included); the declaration tile itself is a discard, not a passed tile.
+  pass_to_riichi(t);
+  if (b.riichi) b.riichi_tile = true;
+  const auto i = static_cast<std::size_t>(t.index());
+  b.discarded |= bit(t);
+  b.last[i] = b.river;
+  if (!e.tsumogiri) {
+    b.tedashi |= bit(t);
+    b.last_tedashi[i] = b.river;
+  }
+  ++b.river;
+}
+
+void Book::pass_to_riichi(game::TileType t) {
+  for (SeatBook& s : seats_)
+    if (s.riichi && s.riichi_tile) s.passed |= bit(t);
+}
+
+}  // namespace hydra::encoder

@@ -3,6 +3,7 @@
 // --check-riichienv: prints "checked N, agree M", lists the first disagreements, exit 0 only when
 // every case agrees).
 
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -38,7 +39,7 @@ struct HandOpts {
   int honba = 0, sticks = 0;
   std::string rules = "tenhou";
   bool json = false;
-  std::string check_majiang, check_shanten, check_riichienv;
+  std::string check_majiang, check_shanten, check_riichienv, batch;
   int max_listed = 10;
 };
 
@@ -182,6 +183,59 @@ void print_text(const Json& j) {
             << w["deltas"][3] << " (with honba and riichi sticks)\n";
 }
 
+Json evaluate(const HandOpts& o, const Rules& rules);
+void run_batch(const std::string& file, const Rules& rules);
+
+HandOpts batch_opts(const std::string& line, int number) {
+  const std::string where = "batch line " + std::to_string(number);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(where + ": not JSON: " + e.what());
+  }
+  if (!j.is_object()) throw Error(where + ": expected a JSON object");
+  HandOpts o;
+  const std::vector<std::pair<const char*, bool*>> flags = {
+      {"tsumo", &o.tsumo},     {"riichi", &o.riichi},   {"double_riichi", &o.double_riichi}, {"ippatsu", &o.ippatsu},
+      {"haitei", &o.haitei},   {"houtei", &o.houtei},   {"rinshan", &o.rinshan},             {"chankan", &o.chankan},
+      {"tenhou", &o.tenhou},   {"chiihou", &o.chiihou}};
+  const std::vector<std::pair<const char*, std::string*>> texts = {
+      {"hand", &o.hand}, {"win", &o.win}, {"from", &o.from}, {"round", &o.round},
+      {"seat", &o.seat}, {"dora", &o.dora}, {"ura", &o.ura}};
+  for (const auto& [key, value] : j.items()) {
+    bool known = false;
+    for (const auto& [name, field] : flags)
+      if (key == name) {
+        if (!value.is_boolean()) throw Error(where + ": " + key + ": expected true or false");
+        *field = value.get<bool>();
+        known = true;
+      }
+    for (const auto& [name, field] : texts)
+      if (key == name) {
+        if (!value.is_string()) throw Error(where + ": " + key + ": expected a string");
+        *field = value.get<std::string>();
+        known = true;
+      }
+    if (key == "melds") {
+      if (!value.is_array()) throw Error(where + ": melds: expected an array of meld strings");
+      for (const auto& m : value) {
+        if (!m.is_string()) throw Error(where + ": melds: expected meld strings");
+        o.melds.push_back(m.get<std::string>());
+      }
+      known = true;
+    }
+    if (key == "honba" || key == "sticks") {
+      if (!value.is_number_integer() || value.get<int>() < 0) throw Error(where + ": " + key + ": expected a count >= 0");
+      (key == "honba" ? o.honba : o.sticks) = value.get<int>();
+      known = true;
+    }
+    if (!known) throw Error(where + ": unknown key '" + key + "'");
+  }
+  if (o.hand.empty()) throw Error(where + ": missing \"hand\"");
+  return o;
+}
+
 void run_hand(const HandOpts& o) {
   const Rules rules = rules_from_name_or_file(o.rules);
   const int batch = !o.check_majiang.empty() + !o.check_shanten.empty() + !o.check_riichienv.empty();
@@ -204,8 +258,42 @@ void run_hand(const HandOpts& o) {
     if (!rep.all_agree()) throw CLI::RuntimeError(1);
     return;
   }
+  if (!o.batch.empty()) {
+    if (!o.hand.empty()) throw Error("hand: give --batch FILE or a hand, not both");
+    run_batch(o.batch, rules);
+    return;
+  }
   if (o.hand.empty()) throw Error("hand: give a hand (e.g. hydra hand 123m456p789s1122z --win 2z) or a --check-* file");
+  const Json out = evaluate(o, rules);
+  if (o.json) std::cout << out.dump(2) << "\n";
+  else print_text(out);
+}
 
+// The same hand evaluation for one JSON object per line (keys named like the flags, without
+// dashes: "hand", "melds" (array), "win", "tsumo", "from", "round", "seat", "riichi", ...);
+// writes one compact JSON result per line, or {"line": N, "error": "..."} for a bad line.
+void run_batch(const std::string& file, const Rules& rules) {
+  std::ifstream file_in;
+  if (file != "-") {
+    file_in.open(file);
+    if (!file_in) throw Error("cannot open batch file '" + file + "'");
+  }
+  std::istream& in = file == "-" ? std::cin : file_in;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Json out;
+    try {
+      out = evaluate(batch_opts(line, number), rules);
+    } catch (const Error& e) {
+      out = Json{{"error", e.what()}};
+    }
+    out["line"] = number;
+    std::cout << out.dump() << "\n";
+  }
+}
+
+Json evaluate(const HandOpts& o, const Rules& rules) {
   std::vector<Meld> melds;
   for (const auto& m : o.melds) melds.push_back(parse_meld(m));
   std::vector<Pai> closed = parse_compact(o.hand);
@@ -262,8 +350,7 @@ void run_hand(const HandOpts& o) {
     out["tsumo"] = o.tsumo;
     out["win"] = win_json(score_win(hand, ctx, rules.scoring), ctx);
   }
-  if (o.json) std::cout << out.dump(2) << "\n";
-  else print_text(out);
+  return out;
 }
 
 }  // namespace
@@ -298,6 +385,9 @@ void register_hand(CLI::App& app) {
   cmd->add_option("--check-majiang", o->check_majiang, "check kobalab majiang-core cases (JSON array)");
   cmd->add_option("--check-shanten", o->check_shanten, "check ara_p shanten cases (14 tiles + 3 shanten per line)");
   cmd->add_option("--check-riichienv", o->check_riichienv, "check RiichiEnv agari or negative cases");
+  cmd->add_option("--batch", o->batch,
+                  "evaluate one JSON object per line (keys like the flags: hand, melds, win, tsumo, seat, ...; - = stdin), "
+                  "one JSON result per line");
   cmd->add_option("--max-listed", o->max_listed, "disagreements listed in check modes")->capture_default_str();
   cmd->callback([o] { run_hand(*o); });
 }

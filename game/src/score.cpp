@@ -216,8 +216,12 @@ void offer(Candidate c, const HandFacts& f, Candidate& best) {
     c.points = points_of(base_points(c.han + dora, c.fu, *f.rules), f.dealer, f.ctx->tsumo);
   }
   c.valid = true;
-  const bool better = !best.valid || c.points > best.points ||
-                      (c.points == best.points && (c.han > best.han || (c.han == best.han && c.fu > best.fu)));
+  // Ties on points: a real yakuman over a counted (kazoe) one, then more han, then more fu.
+  const bool better =
+      !best.valid || c.points > best.points ||
+      (c.points == best.points &&
+       (c.yakuman > best.yakuman ||
+        (c.yakuman == best.yakuman && (c.han > best.han || (c.han == best.han && c.fu > best.fu)))));
   if (better) best = c;
 }
 

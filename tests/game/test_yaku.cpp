@@ -106,6 +106,15 @@ TEST(Yaku, KazoeYakuman) {
   EXPECT_EQ(r.points, 32000);
 }
 
+// 111 222 333 66 888s won by tsumo reads as suuankou or as 123s x3 with chinitsu, iipeikou and
+// enough han for kazoe yakuman: the same points, and the real yakuman is the one reported (found
+// by the differential test against the mahjong package).
+TEST(Yaku, RealYakumanBeatsKazoeAtEqualPoints) {
+  const auto r = WinOf("1112223366888s").win("3s").tsumo().riichi().ippatsu().dora("4s5z").ura("07s").score();
+  EXPECT_EQ(yaku_of(r), (YakuList{{"suuankou", 1}}));
+  EXPECT_EQ(r.points, 32000);
+}
+
 struct YakumanCase {
   const char* what;
   WinOf win;

@@ -53,7 +53,7 @@ struct HandFacts {
   bool meld_all_yaochu = true;
   std::array<int, 3> meld_run_mask{};   // per suit: bit k = a run starting at number k+1
   std::array<int, 3> meld_trip_mask{};  // per suit: bit k = a triplet/quad of number k+1
-  std::array<int, 34> pair_fu{};        // fu for a pair of each type
+  std::array<std::uint8_t, 7> honor_pair_fu{};  // fu for a pair of each honour (E S W N P F C)
   bool honors = false;                  // any honour tile in the hand
 };
 
@@ -190,7 +190,8 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
       add_yakuman(f.normal_yakuman, f.normal_yakuman_value, junsei ? Yaku::junsei_chuuren : Yaku::chuuren, rules);
   }
 
-  for (int t = 27; t < 34; ++t) f.pair_fu[at(t)] = pair_fu(t, seat, round, rules.double_wind_pair_fu);
+  for (int t = 27; t < 34; ++t)
+    f.honor_pair_fu[at(t - 27)] = static_cast<std::uint8_t>(pair_fu(t, seat, round, rules.double_wind_pair_fu));
 
   f.dora = count_dora(f.all, ctx.dora_indicators, ctx.num_dora_indicators);
   f.aka = hand.red_count();
@@ -274,7 +275,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
     add_yaku(shape, shape_han, f.honors ? Yaku::chanta : Yaku::junchan, menzen);
   }
 
-  const int pair_fu_value = d.pair >= 27 ? f.pair_fu[d.pair] : 0;
+  const int pair_fu_value = d.pair >= 27 ? f.honor_pair_fu[at(d.pair - 27)] : 0;
   auto try_spot = [&](WinSpot spot, int run_start) {
     Candidate c;
     c.yaku = shape;

@@ -9,6 +9,7 @@
 // triplet (0/1) and to the pair (0/1); the rest must start runs, so each split is seen once.
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "hydra/game/shanten.hpp"  // TileMask
@@ -31,16 +32,17 @@ struct Decomposition {
 
 namespace detail {
 
+// `held` has bit t set while c[t] > 0, so the lowest remaining tile is one bit scan away.
 template <class F>
-void decompose_suits(std::array<std::uint8_t, 27>& c, int i, Decomposition& d, int pair, F& f) {
-  while (i < 27 && c[static_cast<std::size_t>(i)] == 0) ++i;
-  if (i == 27) {
+void decompose_suits(std::array<std::uint8_t, 27>& c, std::uint32_t held, Decomposition& d, int pair, F& f) {
+  if (held == 0) {
     if (pair >= 0) {
       d.pair = static_cast<std::uint8_t>(pair);
       f(static_cast<const Decomposition&>(d));
     }
     return;
   }
+  const int i = std::countr_zero(held);
   const auto ui = static_cast<std::size_t>(i);
   const int n = c[ui];
   const bool can_run = i % 9 <= 6;
@@ -59,7 +61,12 @@ void decompose_suits(std::array<std::uint8_t, 27>& c, int i, Decomposition& d, i
       }
       if (t == 1) d.sets[d.num_sets++] = {SetKind::triplet, static_cast<std::uint8_t>(i)};
       for (int k = 0; k < r; ++k) d.sets[d.num_sets++] = {SetKind::run, static_cast<std::uint8_t>(i)};
-      decompose_suits(c, i + 1, d, p == 1 ? i : pair, f);
+      std::uint32_t rest = held & ~(1U << i);
+      if (r > 0) {
+        if (c[ui + 1] == 0) rest &= ~(2U << i);
+        if (c[ui + 2] == 0) rest &= ~(4U << i);
+      }
+      decompose_suits(c, rest, d, p == 1 ? i : pair, f);
       d.num_sets = saved;
       c[ui] = static_cast<std::uint8_t>(n);
       if (r > 0) {
@@ -94,6 +101,7 @@ void for_each_decomposition(const TileCounts& closed, F&& f) {
   }
   // Each suit holds whole sets plus at most the one pair: its size mod 3 is 0, or 2 for the pair.
   std::array<std::uint8_t, 27> c{};
+  std::uint32_t held = 0;
   bool pair_suit = pair >= 0;
   for (int s = 0; s < 3; ++s) {
     int sum = 0;
@@ -101,6 +109,7 @@ void for_each_decomposition(const TileCounts& closed, F&& f) {
       const auto i = static_cast<std::size_t>(s * 9 + k);
       c[i] = closed[i];
       sum += c[i];
+      held |= (c[i] > 0 ? 1U : 0U) << i;
     }
     if (sum % 3 == 1) return;
     if (sum % 3 == 2) {
@@ -108,7 +117,7 @@ void for_each_decomposition(const TileCounts& closed, F&& f) {
       pair_suit = true;
     }
   }
-  detail::decompose_suits(c, 0, d, pair, f);
+  detail::decompose_suits(c, held, d, pair, f);
 }
 
 bool is_normal_agari(const TileCounts& closed);  // 3n+2 closed tiles, normal form

@@ -43,20 +43,24 @@ GroupMask Book::apply(const game::PlayerView& view, const game::Event& e) {
       drawn_ = e.pai;
       shanten_before_ = shanten13_;
       return groups({Group::hand, Group::drawn, Group::shanten, Group::safety});
-    case EventType::dahai:
-      discard(e);
+    case EventType::dahai: {
+      GroupMask m = groups({Group::discards, Group::safety});
+      m.set_seats(discard(e));
       if (!mine) {
         see(e.pai.type());
-        return groups({Group::discards, Group::safety});
+        return m;
       }
       drawn_ = game::Pai::unknown();
       shanten13_ = game::shanten_best(view.hand().closed);
-      return groups({Group::hand, Group::drawn, Group::shanten, Group::discards, Group::safety});
+      m |= groups({Group::hand, Group::drawn, Group::shanten});
+      return m;
+    }
     case EventType::chi:
     case EventType::pon:
     case EventType::daiminkan: {
       ++at(e.actor).open_melds;
       GroupMask m = groups({Group::melds, Group::safety});
+      m.set_seat(e.actor.index());  // its tenpai estimate
       if (!mine) {
         for (game::Pai p : e.consumed) see(p.type());
         return m;
@@ -70,9 +74,9 @@ GroupMask Book::apply(const game::PlayerView& view, const game::Event& e) {
     }
     case EventType::kakan:
     case EventType::ankan: {
-      // The kakan tile passes every riichi seat (a chankan chance they did not take).
-      if (e.type == EventType::kakan) pass_to_riichi(e.pai.type());
       GroupMask m = groups({Group::melds, Group::safety});
+      // The kakan tile passes every riichi seat (a chankan chance they did not take).
+      if (e.type == EventType::kakan) m.set_seats(pass_to_riichi(e.pai.type()));
       if (!mine) {
         if (e.type == EventType::kakan) see(e.pai.type());
         else see(e.consumed[0].type(), 4);
@@ -87,8 +91,12 @@ GroupMask Book::apply(const game::PlayerView& view, const game::Event& e) {
       see(e.dora_marker.type());
       return groups({Group::dora, Group::safety});
     case EventType::reach:
+    {
       at(e.actor).riichi = true;
-      return groups({Group::meta, Group::safety});
+      GroupMask m = groups({Group::meta, Group::safety});
+      m.set_seat(e.actor.index());
+      return m;
+    }
     case EventType::reach_accepted:
     case EventType::hora:
     case EventType::ryukyoku:
@@ -106,12 +114,12 @@ void Book::start_kyoku(const game::PlayerView& view, const game::Event& e) {
   shanten_before_ = shanten13_;
 }
 
-void Book::discard(const game::Event& e) {
+unsigned Book::discard(const game::Event& e) {
   SeatBook& b = at(e.actor);
   const game::TileType t = e.pai.type();
   // Passes every seat whose declaration tile is already out (the discarder's own later discards
   // included); the declaration tile itself is a discard, not a passed tile.
-  pass_to_riichi(t);
+  const unsigned seats = pass_to_riichi(t) | (1U << e.actor.index());
   if (b.riichi) b.riichi_tile = true;
   const auto i = static_cast<std::size_t>(t.index());
   b.discarded |= bit(t);
@@ -121,11 +129,19 @@ void Book::discard(const game::Event& e) {
     b.last_tedashi[i] = b.river;
   }
   ++b.river;
+  return seats;
 }
 
-void Book::pass_to_riichi(game::TileType t) {
-  for (SeatBook& s : seats_)
-    if (s.riichi && s.riichi_tile) s.passed |= bit(t);
+unsigned Book::pass_to_riichi(game::TileType t) {
+  unsigned seats = 0;
+  for (int i = 0; i < game::kNumSeats; ++i) {
+    SeatBook& s = seats_[static_cast<std::size_t>(i)];
+    if (s.riichi && s.riichi_tile) {
+      s.passed |= bit(t);
+      seats |= 1U << i;
+    }
+  }
+  return seats;
 }
 
 }  // namespace hydra::encoder

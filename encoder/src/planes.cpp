@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <bit>
 #include <cstring>
 
 #include "hydra/encoder/encoder.hpp"
@@ -30,10 +31,51 @@ const std::array<float, 64> kDecay = [] {
 
 float* plane(float* obs, int channel) { return obs + channel * kTiles; }
 
-void fill(float* p, float x) { std::fill_n(p, kTiles, x); }
+// A constant-size copy compiles to a few vector moves; std::fill_n with 0 becomes a memset call
+// whose start-up cost dominates a 136-byte plane.
+const std::array<float, 12 * kTiles> kZeros{};
+void zero(float* p, int planes = 1) { std::memcpy(p, kZeros.data(), sizeof(float) * kTiles * static_cast<std::size_t>(planes)); }
+void fill(float* p, float x) {
+  if (x == 0.0F) {
+    zero(p);
+    return;
+  }
+  for (int t = 0; t < kTiles; ++t) p[t] = x;
+}
+
+// One byte of a tile mask as 8 floats: a binary plane is four 32-byte copies and two stores.
+struct ByteFloats {
+  std::array<std::array<float, 8>, 256> v{};
+};
+const ByteFloats kByteFloats = [] {
+  ByteFloats b;
+  for (std::size_t x = 0; x < 256; ++x)
+    for (std::size_t k = 0; k < 8; ++k) b.v[x][k] = static_cast<float>((x >> k) & 1U);
+  return b;
+}();
 
 void from_mask(float* p, std::uint64_t m) {
-  for (int t = 0; t < kTiles; ++t) p[t] = static_cast<float>((m >> t) & 1U);
+  for (int byte = 0; byte < 4; ++byte)
+    std::memcpy(p + 8 * byte, kByteFloats.v[(m >> (8 * byte)) & 0xFFU].data(), 8 * sizeof(float));
+  p[32] = static_cast<float>((m >> 32) & 1U);
+  p[33] = static_cast<float>((m >> 33) & 1U);
+}
+
+// Masks over the 27 suited types by 0-based number n (0-8) within the suit.
+constexpr std::uint64_t numbers(int lo, int hi) {
+  std::uint64_t m = 0;
+  for (int s = 0; s < 3; ++s)
+    for (int n = lo; n <= hi; ++n) m |= std::uint64_t{1} << (s * 9 + n);
+  return m;
+}
+constexpr std::uint64_t kSuited = numbers(0, 8);
+constexpr std::uint64_t kUpSide = numbers(0, 5);    // n + 3 exists; a (n+1, n+2) shape waits on n
+constexpr std::uint64_t kDownSide = numbers(3, 8);  // n - 3 exists; a (n-2, n-1) shape waits on n
+constexpr std::uint64_t kTwoSided = kUpSide & kDownSide;
+
+template <class F>
+void for_bits(std::uint64_t m, F&& f) {
+  for (; m != 0; m &= m - 1) f(std::countr_zero(m));
 }
 
 // Four planes: count >= 1, >= 2, >= 3, == 4 (the last is >= 4: no kind has five copies).
@@ -103,34 +145,29 @@ void write_shanten(const PlayerView& v, const Book& b, float* obs) {
 //   +1 p discarded the type from the hand (tedashi) at least once;
 //   +2 exp(-0.2 * age) of p's latest discard of the type, age = p's discards since it (0 for
 //      p's last discard); 0 when never discarded.
-void write_discards(const Book& b, float* obs) {
+void write_discards(const Book& b, float* obs, unsigned seats) {
   for (int rel = 0; rel < 4; ++rel) {
+    if (!((seats >> b.me().next(rel).index()) & 1U)) continue;
     const SeatBook& s = b.seat(b.me().next(rel));
     float* p = plane(obs, ch::kRiver + 3 * rel);
     from_mask(p, s.discarded);
     from_mask(p + kTiles, s.tedashi);
     float* rec = p + 2 * kTiles;
-    for (int t = 0; t < kTiles; ++t) {
-      const int last = s.last[ix(t)];
-      rec[t] = last < 0 ? 0.0F : kDecay[ix(s.river - 1 - last)];
-    }
+    fill(rec, 0.0F);
+    for_bits(s.discarded, [&](int t) { rec[t] = kDecay[ix(s.river - 1 - s.last[ix(t)])]; });
   }
 }
 
 // Channels 23-34, for each player p at 23 + 3p: copies of the type in p's chi melds, pon melds
 // and kan melds (daiminkan, kakan, ankan), each divided by 4.
 void write_melds(const PlayerView& v, const Book& b, float* obs) {
-  for (int rel = 0; rel < 4; ++rel) {
-    TileCounts c[3] = {};
+  zero(plane(obs, ch::kMelds), 12);
+  for (int rel = 0; rel < 4; ++rel)
     for (const Meld& m : v.melds(b.me().next(rel))) {
       const int k = m.kind() == MeldKind::chi ? 0 : m.kind() == MeldKind::pon ? 1 : 2;
-      m.add_to(c[k]);
-    }
-    for (int k = 0; k < 3; ++k) {
       float* p = plane(obs, ch::kMelds + 3 * rel + k);
-      for (int t = 0; t < kTiles; ++t) p[t] = static_cast<float>(c[k][ix(t)]) * 0.25F;
+      for (int i = 0; i < m.size(); ++i) p[m.tile(i).type().index()] += 0.25F;  // exact in binary
     }
-  }
 }
 
 // Channels 35-39: dora indicators revealed so far, counted per type, thermometer >= 1 .. >= 5
@@ -188,73 +225,71 @@ void write_meta(const PlayerView& v, float* obs) {
 // n >= 4; a side is blocked by its neighbour tile n+1 resp. n-1.
 //   80: kabe (no-chance): every side of n is blocked by a neighbour with V = 4;
 //   81: one-chance: every side's neighbour has V >= 3, and not kabe. Honours 0 in both.
-void write_safety(const Book& b, float* obs) {
+void write_safety(const Book& b, float* obs, unsigned seats) {
   for (int o = 1; o < 4; ++o) {
+    if (!((seats >> b.me().next(o).index()) & 1U)) continue;
     const SeatBook& s = b.seat(b.me().next(o));
     const std::uint64_t g = s.discarded | s.passed;
     const int i = o - 1;
     from_mask(plane(obs, ch::kGenbutsu + i), g);
     from_mask(plane(obs, ch::kTedashiSafe + i), s.tedashi);
     from_mask(plane(obs, ch::kRiichiSafe + i), s.passed);
+    // Suji: a side is safe when its partner n -+ 3 is in G; a one-sided tile is full suji with
+    // its one side safe, a two-sided one with both (half-suji with exactly one).
+    const std::uint64_t up_safe = (g >> 3) & kUpSide, down_safe = (g << 3) & kDownSide;
+    const std::uint64_t full = ((up_safe | down_safe) & ~kTwoSided) | (up_safe & down_safe);
+    const std::uint64_t half = kTwoSided & (up_safe ^ down_safe);
     float* suji = plane(obs, ch::kSuji + i);
-    float* half = plane(obs, ch::kHalfSuji + i);
+    from_mask(suji, full);
+    for_bits(half, [&](int t) { suji[t] = 0.5F; });
+    from_mask(plane(obs, ch::kHalfSuji + i), half);
+    // Matagi: spread each suited tedashi's recency weight to its neighbours within 2 in its suit.
     float* matagi = plane(obs, ch::kMatagi + i);
-    std::array<float, kTiles> w{};  // recency weight of o's latest tedashi of each type
-    for (int t = 0; t < 27; ++t)
-      if (s.last_tedashi[ix(t)] >= 0) w[ix(t)] = kDecay[ix(s.river - 1 - s.last_tedashi[ix(t)])];
-    for (int t = 0; t < kTiles; ++t) {
-      if (t >= 27) {
-        suji[t] = half[t] = matagi[t] = 0.0F;
-        continue;
+    fill(matagi, 0.0F);
+    for_bits(s.tedashi & kSuited, [&](int x) {
+      const float w = kDecay[ix(s.river - 1 - s.last_tedashi[ix(x)])];
+      const int n = x % 9;
+      for (int d = -2; d <= 2; ++d) {
+        const int t = x + d;
+        if (d == 0 || n + d < 0 || n + d > 8 || ((g >> t) & 1U)) continue;
+        matagi[t] = std::max(matagi[t], w);
       }
-      const int n = t % 9;  // 0-based number
-      const bool down = n >= 3, up = n <= 5;
-      const int safe = (down && ((g >> (t - 3)) & 1U) ? 1 : 0) + (up && ((g >> (t + 3)) & 1U) ? 1 : 0);
-      const int sides = (down ? 1 : 0) + (up ? 1 : 0);
-      suji[t] = static_cast<float>(safe) / static_cast<float>(sides);
-      half[t] = sides == 2 && safe == 1 ? 1.0F : 0.0F;
-      float m = 0.0F;
-      if (!((g >> t) & 1U))
-        for (int d = -2; d <= 2; ++d)
-          if (d != 0 && n + d >= 0 && n + d <= 8) m = std::max(m, w[ix(t + d)]);
-      matagi[t] = m;
-    }
+    });
     float tenpai = 1.0F;
     if (!s.riichi && s.open_melds < 4)
       tenpai = std::min(1.0F, (0.25F + 0.25F * static_cast<float>(s.open_melds)) *
                                   static_cast<float>(std::min<int>(s.river, 18)) / 18.0F);
     fill(plane(obs, ch::kTenpai + i), tenpai);
   }
+  // Kabe / one-chance: a side is blocked when its neighbour (n+1 up, n-1 down) is fully (4) or
+  // all but one (3) visible; a tile qualifies when every side it has is blocked.
+  std::uint64_t four = 0, three_plus = 0;
   const TileCounts& vis = b.visible();
-  float* kabe = plane(obs, ch::kKabe);
-  float* one = plane(obs, ch::kOneChance);
-  for (int t = 0; t < kTiles; ++t) {
-    if (t >= 27) {
-      kabe[t] = one[t] = 0.0F;
-      continue;
-    }
-    const int n = t % 9;
-    int lo = 4;  // the fewest visible copies among the blocking neighbours
-    if (n <= 5) lo = std::min<int>(lo, vis[ix(t + 1)]);
-    if (n >= 3) lo = std::min<int>(lo, vis[ix(t - 1)]);
-    kabe[t] = lo == 4 ? 1.0F : 0.0F;
-    one[t] = lo == 3 ? 1.0F : 0.0F;
+  for (int t = 0; t < 27; ++t) {
+    four |= static_cast<std::uint64_t>(vis[ix(t)] >= 4) << t;
+    three_plus |= static_cast<std::uint64_t>(vis[ix(t)] >= 3) << t;
   }
+  const auto blocked = [](std::uint64_t m) {
+    return kSuited & (~kUpSide | (m >> 1)) & (~kDownSide | (m << 1));
+  };
+  const std::uint64_t kabe = blocked(four);
+  from_mask(plane(obs, ch::kKabe), kabe);
+  from_mask(plane(obs, ch::kOneChance), blocked(three_plus) & ~kabe);
 }
 
 }  // namespace
 
-void write_group(Group g, const PlayerView& view, const Book& book, float* obs) {
+void write_group(Group g, const PlayerView& view, const Book& book, float* obs, unsigned seats) {
   switch (g) {
     case Group::hand: write_hand(view, obs); return;
     case Group::open_melds: write_own_melds(view, obs); return;
     case Group::drawn: write_drawn(book, obs); return;
     case Group::shanten: write_shanten(view, book, obs); return;
-    case Group::discards: write_discards(book, obs); return;
+    case Group::discards: write_discards(book, obs, seats); return;
     case Group::melds: write_melds(view, book, obs); return;
     case Group::dora: write_dora(view, obs); return;
     case Group::meta: write_meta(view, obs); return;
-    case Group::safety: write_safety(book, obs); return;
+    case Group::safety: write_safety(book, obs, seats); return;
   }
 }
 
@@ -265,7 +300,8 @@ void encode_full(const PlayerView& view, const Book& book, float* obs) {
 const Obs& Encoder::encode(const PlayerView& view) {
   if (dirty_.empty()) return planes_;
   for (int g = 0; g < kNumGroups; ++g)
-    if (dirty_.test(static_cast<Group>(g))) write_group(static_cast<Group>(g), view, book_, planes_.v.data());
+    if (dirty_.test(static_cast<Group>(g)))
+      write_group(static_cast<Group>(g), view, book_, planes_.v.data(), dirty_.seats());
   dirty_ = GroupMask();
   return planes_;
 }

@@ -41,7 +41,8 @@ class Book {
   explicit Book(game::Seat me) : me_(me) {}
 
   // Applies one event; `view` is the observer's view after it applied the same event. Returns the
-  // groups whose channels the event may have changed.
+  // groups whose channels the event may have changed (and, for the per-player groups, whose
+  // planes).
   GroupMask apply(const game::PlayerView& view, const game::Event& e);
 
   game::Seat me() const { return me_; }
@@ -54,8 +55,9 @@ class Book {
   SeatBook& at(game::Seat s) { return seats_[static_cast<std::size_t>(s.index())]; }
   void see(game::TileType t, int n = 1) { visible_[static_cast<std::size_t>(t.index())] = static_cast<std::uint8_t>(visible_[static_cast<std::size_t>(t.index())] + n); }
   void start_kyoku(const game::PlayerView& view, const game::Event& e);
-  void discard(const game::Event& e);
-  void pass_to_riichi(game::TileType t);
+  // Both return the seats whose per-seat planes changed (bit s: seat s).
+  unsigned discard(const game::Event& e);
+  unsigned pass_to_riichi(game::TileType t);
 
   game::Seat me_;
   std::array<SeatBook, game::kNumSeats> seats_{};

@@ -17,8 +17,9 @@
 
 namespace hydra::encoder {
 
-// Writes every channel of group `g` (and nothing else) from the observer's view and bookkeeping.
-void write_group(Group g, const game::PlayerView& view, const Book& book, float* obs);
+// Writes the channels of group `g` (and nothing else) from the observer's view and bookkeeping;
+// for the per-player groups only the planes of the seats in `seats` (bit s: seat s).
+void write_group(Group g, const game::PlayerView& view, const Book& book, float* obs, unsigned seats = 0xF);
 // All 85 channels, from scratch.
 void encode_full(const game::PlayerView& view, const Book& book, float* obs);
 
@@ -32,6 +33,10 @@ class Encoder {
   const Obs& encode(const game::PlayerView& view);
   // encode(), then one copy into `dst` (kObsSize floats), e.g. a slot of a batch buffer.
   void encode_into(const game::PlayerView& view, float* dst);
+
+  // Marks groups for rewriting at the next encode() (after the planes were overwritten from
+  // outside; benchmarks use it to repeat one update).
+  void invalidate(GroupMask groups) { dirty_ |= groups; }
 
   const Book& book() const { return book_; }
   GroupMask dirty() const { return dirty_; }

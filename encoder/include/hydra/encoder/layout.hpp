@@ -58,20 +58,32 @@ inline constexpr int kTenpai = 82;
 enum class Group : std::uint8_t { hand, open_melds, drawn, shanten, discards, melds, dora, meta, safety };
 inline constexpr int kNumGroups = 9;
 
+// Dirty groups, and for the per-player groups (discards, safety) which absolute seats' planes
+// changed: a discard rewrites the discarder's planes (and those of riichi seats it passed), not
+// all four. The seat-independent parts of a dirty group are always rewritten.
 class GroupMask {
  public:
   constexpr GroupMask() = default;
-  static constexpr GroupMask all() { return GroupMask((1U << kNumGroups) - 1); }
-  constexpr void set(Group g) { bits_ |= 1U << static_cast<unsigned>(g); }
+  static constexpr GroupMask all() { return GroupMask((1U << kNumGroups) - 1, 0xF); }
+  constexpr void set(Group g) { bits_ |= static_cast<std::uint16_t>(1U << static_cast<unsigned>(g)); }
+  constexpr void set_seat(int seat) { seats_ |= static_cast<std::uint8_t>(1U << seat); }
+  constexpr void set_seats(unsigned seats) { seats_ |= static_cast<std::uint8_t>(seats); }
   constexpr bool test(Group g) const { return (bits_ >> static_cast<unsigned>(g)) & 1U; }
   constexpr bool empty() const { return bits_ == 0; }
   constexpr std::uint16_t bits() const { return bits_; }
-  constexpr GroupMask& operator|=(GroupMask o) { bits_ |= o.bits_; return *this; }
+  constexpr unsigned seats() const { return seats_; }  // bit s: seat s
+  constexpr GroupMask& operator|=(GroupMask o) {
+    bits_ |= o.bits_;
+    seats_ |= o.seats_;
+    return *this;
+  }
   friend constexpr bool operator==(GroupMask, GroupMask) = default;
 
  private:
-  constexpr explicit GroupMask(unsigned bits) : bits_(static_cast<std::uint16_t>(bits)) {}
+  constexpr GroupMask(unsigned bits, unsigned seats)
+      : bits_(static_cast<std::uint16_t>(bits)), seats_(static_cast<std::uint8_t>(seats)) {}
   std::uint16_t bits_ = 0;
+  std::uint8_t seats_ = 0;
 };
 
 // The group that writes each channel (every channel belongs to exactly one group).

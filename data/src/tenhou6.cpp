@@ -114,7 +114,7 @@ Kyoku parse_kyoku(const json& k, const std::string& where) {
   out.scores = scores(k[1], where + " scores");
   out.dora = tiles(k[2], where + " dora");
   out.ura = tiles(k[3], where + " ura");
-  if (out.dora.empty()) throw Error(where + ": no dora marker");
+  if (out.dora.empty() || out.dora.size() > 5 || out.ura.size() > 5) throw Error(where + ": 1-5 dora and 0-5 ura markers expected");
   for (std::size_t p = 0; p < game::kNumSeats; ++p) {
     const std::string seat = where + " seat " + std::to_string(p);
     out.haipai[p] = tiles(k[4 + 3 * p], seat + " hand");

@@ -188,8 +188,10 @@ class Replayer {
       const auto q = static_cast<std::size_t>((seat + o) % game::kNumSeats);
       if (s.ti[q] >= k_.takes[q].size() || k_.takes[q][s.ti[q]].call.empty()) continue;
       const Call c = parse_call(k_.takes[q][s.ti[q]].call);
-      const bool fits = (c.kind == 'p' || c.kind == 'm') ? from_offset(c) == (game::kNumSeats - o) % game::kNumSeats
-                                                          : c.kind == 'c' && o == 1;
+      const std::size_t tiles = c.kind == 'm' ? 4 : 3;
+      const bool fits = c.tiles.size() == tiles &&
+                        ((c.kind == 'p' || c.kind == 'm') ? from_offset(c) == (game::kNumSeats - o) % game::kNumSeats
+                                                          : c.kind == 'c' && o == 1);
       if (!fits || c.pos >= c.tiles.size() || c.tiles[c.pos] != t) continue;
       State tried = s;
       if (call(tried, static_cast<int>(q), seat, c)) {

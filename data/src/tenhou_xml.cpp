@@ -301,7 +301,10 @@ class XmlReader {
     const auto yakuman = ints(n, "yakuman", false);
     for (int id : yakuman) add(id, game::kYakumanHan);
     e.fan = static_cast<std::uint8_t>(yakuman.empty() ? std::min(fan, 255) : game::kYakumanHan);
-    for (int id : ints(n, "doraHaiUra", false)) e.ura_markers.push_back(tile(id, "doraHaiUra"));
+    for (int id : ints(n, "doraHaiUra", false)) {
+      if (e.ura_markers.full()) fail("attribute 'doraHaiUra' holds more than 5 tiles");
+      e.ura_markers.push_back(tile(id, "doraHaiUra"));
+    }
     e.detailed = true;
     payments(n, e);
     emit(e);

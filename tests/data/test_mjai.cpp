@@ -81,6 +81,38 @@ TEST(Mjai, MortalDialectIsNormalised) {
   EXPECT_EQ(log.events[16].scores, (game::Scores{29400, 20600, 26500, 23500}));
 }
 
+// Open-kan dora written before the rinshan tsumo, or after the discard (when Tenhou shows it on
+// screen), move to Tenhou's log order: after the rinshan tsumo, before the discard.
+TEST(Mjai, OpenKanDoraMovesToTenhouOrder) {
+  const std::string head = std::string(kMortalGame).substr(0, std::string(kMortalGame).find(R"({"type":"tsumo","actor":0,"pai":"E"})"));
+  const std::string tail = R"({"type":"ryukyoku","deltas":[0,0,0,0]}
+{"type":"end_kyoku"}
+{"type":"end_game"}
+)";
+  const std::string kan = R"({"type":"tsumo","actor":0,"pai":"E"}
+{"type":"dahai","actor":0,"pai":"9m","tsumogiri":false}
+{"type":"daiminkan","actor":1,"target":0,"pai":"9m","consumed":["9m","9m","9m"]}
+)";
+  const std::string before = R"({"type":"dora","dora_marker":"3s"}
+{"type":"tsumo","actor":1,"pai":"C"}
+{"type":"dahai","actor":1,"pai":"C","tsumogiri":true}
+)";
+  const std::string after = R"({"type":"tsumo","actor":1,"pai":"C"}
+{"type":"dahai","actor":1,"pai":"C","tsumogiri":true}
+{"type":"dora","dora_marker":"3s"}
+)";
+  TempDir tmp;
+  for (const std::string& body : {before, after}) {
+    write(tmp / "kan.json", head + kan + body + tail);
+    const GameLog log = read_mjai(tmp / "kan.json");
+    ASSERT_GT(log.events.size(), 8u);
+    EXPECT_EQ(log.events[4].type, EventType::daiminkan);
+    EXPECT_EQ(log.events[5].type, EventType::tsumo);
+    EXPECT_EQ(log.events[6].type, EventType::dora);
+    EXPECT_EQ(log.events[7].type, EventType::dahai);
+  }
+}
+
 TEST(Mjai, InconsistentScoresNameTheLine) {
   TempDir tmp;
   std::string text = kMortalGame;

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "hydra/common/error.hpp"
 #include "hydra/game/tile.hpp"
 
 namespace hydra::game {
@@ -74,8 +75,10 @@ class FixedVec {
   constexpr int size() const { return n_; }
   constexpr bool empty() const { return n_ == 0; }
   constexpr bool full() const { return n_ == N; }
+  // Readers check full() first and report bad input; overflowing here is a bug.
   constexpr void push_back(T v) {
-    if (n_ < N) items_[n_++] = v;  // callers check full() first and report the overflow
+    HYDRA_CHECK(n_ < N, "FixedVec overflow");
+    items_[n_++] = v;
   }
   constexpr void clear() { *this = FixedVec(); }
   constexpr const T& operator[](int i) const { return items_[static_cast<std::size_t>(i)]; }

@@ -8,6 +8,8 @@ namespace hydra::apps {
 // main() turns them into one line on stderr and exit code 1.
 void register_info(CLI::App& app);
 void register_config(CLI::App& app);
+void register_replay(CLI::App& app);
+void register_selfplay(CLI::App& app);
 void register_hand(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_convert(CLI::App& app);

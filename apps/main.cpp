@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
 
   hydra::apps::register_info(app);
   hydra::apps::register_config(app);
+  hydra::apps::register_replay(app);
+  hydra::apps::register_selfplay(app);
   hydra::apps::register_hand(app);
   hydra::apps::register_bench(app);
   hydra::apps::register_convert(app);

@@ -145,6 +145,19 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
       if (e.type == EventType::reach_accepted) ++sticks;
       if (e.type == EventType::hora) sticks = 0;  // all sticks go to the (first) winner
     }
+    if (e.type == EventType::end_game && (g & kGivenScores) && sticks > 0 && e.scores != running) {
+      // Riichi sticks left on the table at the end go to the top player (Tenhou): the final
+      // scores may hold them on one seat.
+      int seats = 0;
+      bool sticks_only = true;
+      for (int p = 0; p < game::kNumSeats; ++p) {
+        const std::int32_t d = e.scores[static_cast<std::size_t>(p)] - running[static_cast<std::size_t>(p)];
+        if (d == 0) continue;
+        ++seats;
+        sticks_only = sticks_only && d == kRiichiStick * sticks;
+      }
+      if (seats == 1 && sticks_only) running = e.scores;
+    }
     if (e.type == EventType::start_kyoku || e.type == EventType::end_game || pays(e.type)) {
       if ((g & kGivenScores) && e.scores != running)
         throw fail(i, "field 'scores' " + scores_text(e.scores) + " disagrees with " + scores_text(running) +

@@ -1,0 +1,71 @@
+#pragma once
+
+// 1v3 duplicate evaluation (spec section 8): every wall seed is played four times, the
+// challenger at seat 0, 1, 2 and 3 in turn and the champion in the other three seats. Seed i
+// uses the game key game_key(master, i) in all four games, so the four games share their walls
+// (wall keys depend on the game key, kyoku and honba only) and luck of the deal cancels out.
+// Games run in parallel (hydra::parallel_for); each game depends only on its seed and seat
+// assignment, so the results do not depend on the thread count.
+//
+// Sequential test (optional): seeds are played in batches of `batch`; after each batch the
+// paired challenger-minus-champion difference of average rank is tested with a Bonferroni
+// correction over the K = ceil(seeds / batch) planned looks: its interval uses
+// z = Phi^-1(1 - 0.05 / (2K)) instead of 1.96, which keeps the chance of a false "settled" at
+// every look together at or below 5%. The run stops at the first look where that interval
+// excludes 0 (a significant difference), or, with margin > 0, where it lies inside
+// (-margin, +margin) (equivalent within the margin). Looks fall on fixed seed counts, so an
+// early stop is as reproducible as a full run.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hydra/game/seed.hpp"
+#include "hydra/game/table_rules.hpp"
+#include "hydra/selfplay/eval_stats.hpp"
+
+namespace hydra::selfplay {
+
+struct SequentialOptions {
+  bool enabled = false;
+  int batch = 50;       // seeds per look
+  double margin = 0;    // average-rank equivalence margin; 0: stop only on a significant difference
+};
+
+struct EvalOptions {
+  std::string challenger = "bot:greedy";
+  std::string champion = "bot:random";
+  std::uint64_t seeds = 100;
+  game::MasterSeed master;
+  std::string rules = "tenhou";
+  std::optional<std::filesystem::path> logs;  // one gzipped mjai file per game when set
+  SequentialOptions sequential;
+  // Called with (games finished, games planned) from worker threads, one call at a time.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+struct SequentialResult {
+  int looks = 0, max_looks = 0;
+  double z = 0;
+  bool stopped_early = false;
+  std::string reason;  // "difference", "equivalent" or "" (ran to the end)
+  Estimate last;       // the adjusted interval at the last look
+};
+
+struct EvalResult {
+  std::vector<SeedGames> seeds;  // in seed order; fewer than asked when stopped early
+  SequentialResult sequential;
+  std::uint64_t games = 0;
+  long kyoku = 0, decisions = 0;
+};
+
+// Plays the evaluation. Agents are named as make_bot() takes them.
+EvalResult run_eval(const EvalOptions& options);
+
+// The four games of one seed (exposed for tests): games[c] with the challenger at seat c.
+SeedGames play_seed(const EvalOptions& options, std::uint64_t seed_index);
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,67 @@
+#pragma once
+
+// An agent as an mjai bot (spec section 10, the Mortal-compatible protocol): the host sends the
+// game's events as JSON lines, either one event object per line or a JSON array of events per
+// line (mjai.app style); the bot answers every line with exactly one JSON line: its action when
+// the line gave its seat a decision, else {"type":"none"}.
+//
+// The bot keeps its seat's PlayerView from the events alone (other seats' hidden tiles may be
+// "?" or real; the view ignores them). A decision is opened by the event that gives the seat a
+// choice: its own tsumo, chi or pon (discard) and reach (riichi discard); another seat's dahai
+// (ron, calls), kakan (chankan) or ankan (kokushi chankan where allowed). Events that do not open a
+// decision - a dora after a rinshan draw among them - get "none" when they come on their own
+// line. A lone "pass" needs no agent. Replies (Mortal's field set):
+//   {"type":"dahai","actor":0,"pai":"5m","tsumogiri":false}   {"type":"reach","actor":0}
+//   {"type":"chi"|"pon"|"daiminkan","actor":0,"target":3,"pai":"4p","consumed":["5pr","6p"]}
+//   {"type":"ankan","actor":0,"consumed":[...4]}   {"type":"kakan","actor":0,"pai":"E","consumed":[...3]}
+//   {"type":"hora","actor":0,"target":3,"pai":"7s"}   {"type":"ryukyoku","actor":0}   {"type":"none"}
+// With several kan candidates the agent's kan-select decision is asked at once (the host sees
+// one kan action).
+//
+// The seat comes from the constructor or, when absent, from start_game's "id" (mjai's protocol).
+// A malformed or impossible line throws hydra::Error; the caller reports it and goes on with
+// the next line (the view keeps what it had).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hydra/game/agent.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/game/table_rules.hpp"
+#include "hydra/game/view.hpp"
+
+namespace hydra::selfplay {
+
+class MjaiBot {
+ public:
+  MjaiBot(std::unique_ptr<game::Agent> agent, const game::TableRules& rules, std::optional<game::Seat> seat,
+          const game::GameKey& key);
+
+  // One input line -> one reply line (no newline).
+  std::string react(std::string_view line);
+  // The same on parsed events (the last element decides; `seat_id` is start_game's "id" if any).
+  // Returns the action event, or nullopt for "none".
+  std::optional<game::Event> react(const std::vector<game::Event>& events, std::optional<int> seat_id = {});
+
+  std::optional<game::Seat> seat() const { return seat_; }
+  const game::PlayerView* view() const { return view_ ? &*view_ : nullptr; }
+
+ private:
+  bool opens_decision(const game::Event& e) const;
+  std::optional<game::Event> decide();
+
+  std::unique_ptr<game::Agent> agent_;
+  const game::TableRules* rules_;
+  std::optional<game::Seat> seat_;
+  game::GameKey key_;
+  std::optional<game::PlayerView> view_;
+  game::Legal legal_;
+};
+
+// The Mortal-dialect reply line of an action event (or {"type":"none"}).
+std::string reply_line(const std::optional<game::Event>& action);
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,88 @@
+#include "hydra/selfplay/eval_report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace hydra::selfplay {
+namespace {
+
+// JSON has no NaN: an unknown value is null.
+nlohmann::ordered_json number(double v) { return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); }
+
+nlohmann::ordered_json estimate_json(const Estimate& e) {
+  return {{"value", number(e.value)}, {"ci95", {number(e.lo), number(e.hi)}}};
+}
+
+// Rates and shares in percent, sizes in points, ranks and pt as they are.
+bool percent(std::string_view name) {
+  return name.starts_with("rank_") || name.ends_with("_rate");
+}
+
+std::string cell(const Estimate& e, std::string_view name, bool sign) {
+  const double k = percent(name) ? 100 : 1;
+  const int prec = name == "avg_rank" ? 3 : name == "avg_win" || name == "avg_deal_in" ? 0 : 2;
+  if (std::isnan(e.value)) return "-";
+  std::string s = sign ? fmt::format("{:+.{}f}", e.value * k, prec) : fmt::format("{:.{}f}", e.value * k, prec);
+  if (!std::isnan(e.lo)) s += fmt::format(" [{:.{}f}, {:.{}f}]", e.lo * k, prec, e.hi * k, prec);
+  return s;
+}
+
+}  // namespace
+
+nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
+  nlohmann::ordered_json j;
+  j["challenger"] = o.challenger;
+  j["champion"] = o.champion;
+  j["rules"] = o.rules;
+  j["seed"] = o.master.value;
+  j["seeds_planned"] = o.seeds;
+  j["seeds_played"] = r.seeds.size();
+  j["games"] = r.games;
+  j["kyoku"] = r.kyoku;
+  nlohmann::ordered_json ch, cp, diff;
+  for (const Metric& m : metrics()) {
+    const auto a = challenger_sums(r.seeds, m), b = champion_sums(r.seeds, m);
+    ch[std::string(m.name)] = estimate_json(ratio_estimate(a));
+    cp[std::string(m.name)] = estimate_json(ratio_estimate(b));
+    diff[std::string(m.name)] = estimate_json(paired_difference(a, b));
+  }
+  j["challenger_stats"] = ch;
+  j["champion_stats"] = cp;
+  j["difference"] = diff;
+  if (o.sequential.enabled) {
+    const SequentialResult& s = r.sequential;
+    j["sequential"] = {{"metric", "avg_rank difference"}, {"batch", o.sequential.batch}, {"margin", o.sequential.margin},
+                       {"looks", s.looks}, {"max_looks", s.max_looks}, {"z", s.z},
+                       {"stopped_early", s.stopped_early}, {"reason", s.reason},
+                       {"adjusted_ci", {number(s.last.lo), number(s.last.hi)}}};
+  }
+  return j;
+}
+
+std::string report_table(const EvalOptions& o, const EvalResult& r) {
+  std::string out = fmt::format("eval: {} (challenger) vs {} (champion), 1v3 duplicate, rules {}, seed {}\n",
+                                o.challenger, o.champion, o.rules, o.master.value);
+  out += fmt::format("{} seeds x 4 seats = {} games, {} kyoku; 95% intervals clustered by seed; rates and ranks in %\n\n",
+                     r.seeds.size(), r.games, r.kyoku);
+  out += fmt::format("{:<16}{:<30}{:<30}{}\n", "", "challenger", "champion", "difference");
+  for (const Metric& m : metrics()) {
+    const auto a = challenger_sums(r.seeds, m), b = champion_sums(r.seeds, m);
+    out += fmt::format("{:<16}{:<30}{:<30}{}\n", m.label, cell(ratio_estimate(a), m.name, false),
+                       cell(ratio_estimate(b), m.name, false), cell(paired_difference(a, b), m.name, true));
+  }
+  if (o.sequential.enabled) {
+    const SequentialResult& s = r.sequential;
+    out += fmt::format("\nsequential test (avg rank difference, Bonferroni z = {:.3f} over {} looks of {} seeds): ", s.z,
+                       s.max_looks, o.sequential.batch);
+    out += s.stopped_early ? fmt::format("stopped after look {}: {}", s.looks,
+                                         s.reason == "difference" ? "the difference is significant"
+                                                                  : "equivalent within the margin")
+                           : fmt::format("not settled early ({} looks)", s.looks);
+    if (!std::isnan(s.last.lo)) out += fmt::format(", adjusted interval [{:.3f}, {:.3f}]", s.last.lo, s.last.hi);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace hydra::selfplay

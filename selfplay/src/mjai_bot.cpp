@@ -1,0 +1,134 @@
+#include "hydra/selfplay/mjai_bot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "hydra/common/error.hpp"
+#include "hydra/data/mjai.hpp"
+
+namespace hydra::selfplay {
+
+using game::Action;
+using game::Event;
+using game::EventType;
+
+MjaiBot::MjaiBot(std::unique_ptr<game::Agent> agent, const game::TableRules& rules, std::optional<game::Seat> seat,
+                 const game::GameKey& key)
+    : agent_(std::move(agent)), rules_(&rules), seat_(seat), key_(key) {
+  HYDRA_CHECK(agent_ != nullptr, "an mjai bot needs an agent");
+  if (seat_ && !seat_->valid()) throw Error("the bot's seat must be 0-3");
+}
+
+std::string MjaiBot::react(std::string_view line) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(std::string("broken JSON: ") + e.what());
+  }
+  if (!j.is_array()) j = nlohmann::json::array({std::move(j)});
+  if (j.empty()) throw Error("an empty event list");
+  std::vector<Event> events;
+  std::optional<int> id;
+  for (const nlohmann::json& item : j) {
+    if (!item.is_object()) throw Error("broken JSON: an event must be a JSON object");
+    events.push_back(data::parse_mjai_line(item.dump()).event);
+    if (events.back().type == EventType::start_game && item.contains("id")) {
+      const nlohmann::json& v = item["id"];
+      if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > 3) throw Error("field 'id': expected a seat 0-3");
+      id = v.get<int>();
+    }
+  }
+  return reply_line(react(events, id));
+}
+
+std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optional<int> seat_id) {
+  bool open = false;
+  for (const Event& e : events) {
+    if (e.type == EventType::start_game) {
+      if (seat_id) seat_ = game::Seat(*seat_id);
+      view_.reset();
+    }
+    if (!view_) {
+      // A host may start with start_game or join at a start_kyoku; anything else needs a view.
+      if (e.type != EventType::start_game && e.type != EventType::start_kyoku)
+        throw Error("event '" + std::string(game::to_string(e.type)) + "' before start_game or start_kyoku");
+      if (!seat_) throw Error("the bot's seat is unknown: pass --seat or send start_game with \"id\"");
+      view_.emplace(*seat_, *rules_);
+      agent_->start_game(*seat_, key_);
+    }
+    view_->apply(e);
+    // A dora revealed after a rinshan draw keeps the decision the draw opened.
+    open = opens_decision(e) || (e.type == EventType::dora && open);
+  }
+  return open ? decide() : std::nullopt;
+}
+
+bool MjaiBot::opens_decision(const Event& e) const {
+  const bool mine = e.actor == *seat_;
+  switch (e.type) {
+    case EventType::tsumo:
+    case EventType::chi:
+    case EventType::pon:
+    case EventType::reach: return mine;
+    case EventType::dahai:
+    case EventType::kakan:
+    case EventType::ankan: return !mine;
+    default: return false;
+  }
+}
+
+std::optional<Event> MjaiBot::decide() {
+  view_->legal(legal_);
+  const Action pass(Action::kPass);
+  if (legal_.mask.empty() || (legal_.mask.count() == 1 && legal_.mask.test(pass))) return std::nullopt;
+  const game::Decision d{*seat_, legal_.phase, legal_.mask};
+  const Action a = agent_->act(*view_, d);
+  HYDRA_CHECK(d.mask.test(a), "the agent chose an action outside the legal mask");
+  if (a == pass) return std::nullopt;
+  if (a == Action(Action::kKan) && legal_.kans.size() > 1) {
+    const game::Decision select{*seat_, game::Phase::kan_select, legal_.kan_select_mask()};
+    const Action t = agent_->act(*view_, select);
+    HYDRA_CHECK(select.mask.test(t), "the agent chose a kan outside the candidates");
+    return legal_.kan_move(t).to_event(*seat_);
+  }
+  return legal_.move(a).to_event(*seat_);
+}
+
+std::string reply_line(const std::optional<Event>& action) {
+  if (!action) return R"({"type":"none"})";
+  const Event& e = *action;
+  nlohmann::ordered_json j;
+  j["type"] = std::string(game::to_string(e.type));
+  j["actor"] = e.actor.index();
+  auto consumed = [&] {
+    nlohmann::ordered_json c = nlohmann::ordered_json::array();
+    for (game::Pai p : e.consumed) c.push_back(std::string(game::mjai_name(p)));
+    return c;
+  };
+  switch (e.type) {
+    case EventType::dahai:
+      j["pai"] = std::string(game::mjai_name(e.pai));
+      j["tsumogiri"] = e.tsumogiri;
+      break;
+    case EventType::chi:
+    case EventType::pon:
+    case EventType::daiminkan:
+      j["target"] = e.target.index();
+      j["pai"] = std::string(game::mjai_name(e.pai));
+      j["consumed"] = consumed();
+      break;
+    case EventType::kakan:
+      j["pai"] = std::string(game::mjai_name(e.pai));
+      j["consumed"] = consumed();
+      break;
+    case EventType::ankan: j["consumed"] = consumed(); break;
+    case EventType::hora:
+      j["target"] = e.target.index();
+      j["pai"] = std::string(game::mjai_name(e.pai));
+      break;
+    default: break;  // reach, ryukyoku: type and actor
+  }
+  return j.dump();
+}
+
+}  // namespace hydra::selfplay

@@ -12,6 +12,7 @@ void register_replay(CLI::App& app);
 void register_selfplay(CLI::App& app);
 void register_hand(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_export(CLI::App& app);
 void register_convert(CLI::App& app);
 
 }  // namespace hydra::apps

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   hydra::apps::register_selfplay(app);
   hydra::apps::register_hand(app);
   hydra::apps::register_bench(app);
+  hydra::apps::register_export(app);
   hydra::apps::register_convert(app);
 
   try {

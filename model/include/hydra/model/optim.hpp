@@ -1,0 +1,46 @@
+#pragma once
+
+// The optimizer and learning-rate schedule of spec section 7: AdamW with weight decay on
+// weight matrices only, and linear warmup followed by cosine decay.
+
+#include <cstdint>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+namespace hydra::model {
+
+struct AdamWSettings {
+  double lr = 5e-4;
+  double weight_decay = 0.01;
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-5;
+};
+
+// Two parameter groups: group 0 decays (conv and linear weights, GRU matrices: every parameter
+// with >= 2 dimensions), group 1 does not (biases and GroupNorm affine parameters).
+std::unique_ptr<torch::optim::AdamW> make_adamw(torch::nn::Module& net, const AdamWSettings& settings = {});
+
+// Sets the learning rate of every parameter group.
+void set_lr(torch::optim::Optimizer& optimizer, double lr);
+
+// lr(step) for optimizer step `step` (0-based): linear warmup from peak / warmup to peak over
+// `warmup` steps, then cosine from peak down to `floor` at step `total`, flat after.
+struct WarmupCosine {
+  double peak = 5e-4;
+  double floor = 1e-5;
+  std::int64_t warmup = 0;
+  std::int64_t total = 1;
+
+  // Spec defaults: warmup over the first 5% of `total` steps.
+  static WarmupCosine spec(std::int64_t total, double peak = 5e-4, double floor = 1e-5);
+  double lr(std::int64_t step) const;
+
+  // Checkpoint form; from_json throws hydra::Error on a malformed object.
+  nlohmann::ordered_json to_json() const;
+  static WarmupCosine from_json(const nlohmann::json& j);
+};
+
+}  // namespace hydra::model

@@ -1,0 +1,44 @@
+#pragma once
+
+// Model tools for the command line (hydra info --model, hydra export). The header is free of
+// torch includes so apps/ compiles it quickly.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hydra/common/config.hpp"
+
+namespace hydra::model {
+
+struct ComponentCount {
+  std::string name;
+  std::int64_t parameters = 0;
+};
+
+// Parameters of the SE-ResNet built from `config`, per component (stem, blocks, trunk_norm,
+// policy, value, grp, tenpai, danger) in layer order; `per_block` is one block's share.
+struct NetworkSummary {
+  std::vector<ComponentCount> components;
+  std::int64_t per_block = 0;
+  std::int64_t total = 0;
+  std::int64_t grp_model = 0;  // the separate GRU reward predictor (grp.hpp)
+};
+NetworkSummary summarize(const config::ModelConfig& config);
+
+struct ExportResult {
+  std::filesystem::path source;  // the checkpoint file read
+  std::string kind;              // hydra_net or grp
+  std::int64_t step = 0;
+  std::int64_t tensors = 0;
+  std::int64_t parameters = 0;
+};
+
+// Writes the weights of a checkpoint as a state dict that Python reads with
+// `torch.load(out, weights_only=True)`, with the names of the PyTorch modules in
+// scripts/model_reference.py (docs/MODEL.md). `checkpoint` is a file or a checkpoint directory
+// (then its newest good checkpoint). The architecture comes from the config stored in it.
+ExportResult export_weights(const std::filesystem::path& checkpoint, const std::filesystem::path& out);
+
+}  // namespace hydra::model

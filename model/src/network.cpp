@@ -1,0 +1,189 @@
+#include "hydra/model/network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include "hydra/common/error.hpp"
+
+namespace hydra::model {
+namespace {
+
+namespace F = torch::nn::functional;
+
+constexpr int kGroups = 32;  // GroupNorm(32) everywhere in the trunk
+
+torch::nn::Conv1d conv(int in, int out, int kernel, bool bias) {
+  return torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, kernel).padding(kernel / 2).bias(bias));
+}
+
+torch::nn::GroupNorm group_norm(int channels) {
+  return torch::nn::GroupNorm(torch::nn::GroupNormOptions(kGroups, channels));
+}
+
+// Orthogonal init as torch.nn.init.orthogonal_ does it (QR of a Gaussian matrix, signs fixed by
+// R's diagonal), but drawn from an explicit generator in double precision on the CPU so the
+// result does not depend on the device, the dtype or the global RNG.
+void orthogonal(const torch::Tensor& weight, double gain, at::Generator& gen) {
+  const auto rows = weight.size(0);
+  const auto cols = weight.numel() / rows;
+  auto flat = torch::empty({rows, cols}, torch::kDouble).normal_(0.0, 1.0, gen);
+  if (rows < cols) flat = flat.t();
+  auto [q, r] = torch::linalg_qr(flat);
+  auto d = torch::diagonal(r).sign();
+  d = torch::where(d == 0, torch::ones_like(d), d);  // a zero pivot keeps its column as is
+  q = q * d;
+  if (rows < cols) q = q.t();
+  weight.copy_((q * gain).reshape(weight.sizes()));
+}
+
+void init_layer(torch::nn::Module& layer, double gain, at::Generator& gen) {
+  for (auto& p : layer.named_parameters(/*recurse=*/false)) {
+    if (p.key() == "weight") orthogonal(p.value(), gain, gen);
+    else if (p.key() == "bias") p.value().zero_();
+  }
+}
+
+}  // namespace
+
+Outputs Outputs::to_float() const {
+  return {policy.to(torch::kFloat), value.to(torch::kFloat), grp.to(torch::kFloat),
+          tenpai.to(torch::kFloat), danger.to(torch::kFloat)};
+}
+
+SEResBlockImpl::SEResBlockImpl(int channels, int se_hidden) : channels_(channels), se_hidden_(se_hidden) {
+  reset();
+}
+
+void SEResBlockImpl::reset() {
+  norm1 = register_module("norm1", group_norm(channels_));
+  conv1 = register_module("conv1", conv(channels_, channels_, 3, false));
+  norm2 = register_module("norm2", group_norm(channels_));
+  conv2 = register_module("conv2", conv(channels_, channels_, 3, false));
+  se_fc1 = register_module("se_fc1", torch::nn::Linear(channels_, se_hidden_));
+  se_fc2 = register_module("se_fc2", torch::nn::Linear(se_hidden_, channels_));
+}
+
+torch::Tensor SEResBlockImpl::forward(const torch::Tensor& x) {
+  auto h = conv1(F::mish(norm1(x)));
+  h = conv2(F::mish(norm2(h)));
+  // Squeeze-excitation over the 34 tiles: average and max pool share one MLP; the two
+  // excitations are summed before the sigmoid.
+  auto excite = [&](const torch::Tensor& pooled) { return se_fc2(torch::relu(se_fc1(pooled))); };
+  const auto gate = torch::sigmoid(excite(h.mean(-1)) + excite(std::get<0>(h.max(-1))));
+  return x + h * gate.unsqueeze(-1);
+}
+
+MlpHeadImpl::MlpHeadImpl(int in, int hidden, int out) : in_(in), hidden_(hidden), out_(out) { reset(); }
+
+void MlpHeadImpl::reset() {
+  fc1 = register_module("fc1", torch::nn::Linear(in_, hidden_));
+  fc2 = register_module("fc2", torch::nn::Linear(hidden_, out_));
+}
+
+torch::Tensor MlpHeadImpl::forward(const torch::Tensor& x) { return fc2(F::mish(fc1(x))); }
+
+PolicyHeadImpl::PolicyHeadImpl(int channels, int policy_channels)
+    : channels_(channels), policy_channels_(policy_channels) {
+  reset();
+}
+
+void PolicyHeadImpl::reset() {
+  conv = register_module("conv", model::conv(channels_, policy_channels_, 1, true));
+  fc = register_module("fc", torch::nn::Linear(policy_channels_ * kTiles, kActions));
+}
+
+torch::Tensor PolicyHeadImpl::forward(const torch::Tensor& latent) {
+  return fc(F::mish(conv(latent)).flatten(1));
+}
+
+HydraNetImpl::HydraNetImpl(const config::ModelConfig& config) : config_(config) {
+  if (config.channels % kGroups != 0)
+    throw Error("model.channels: " + std::to_string(config.channels) + " must be a multiple of 32 (GroupNorm(32))");
+  reset();
+}
+
+void HydraNetImpl::reset() {
+  const int c = config_.channels;
+  stem = register_module("stem", conv(kObsChannels, c, 3, false));
+  blocks = register_module("blocks", torch::nn::ModuleList());
+  const int se_hidden = std::max(1, c / config_.se_ratio);
+  for (int i = 0; i < config_.blocks; ++i) blocks->push_back(SEResBlock(c, se_hidden));
+  trunk_norm = register_module("trunk_norm", group_norm(c));
+  policy = register_module("policy", PolicyHead(c, config_.policy_channels));
+  value = register_module("value", MlpHead(c, config_.value_hidden, 1));
+  grp = register_module("grp", MlpHead(c + kScoreContext, config_.grp_hidden, kRankPerms));
+  tenpai = register_module("tenpai", MlpHead(c, config_.tenpai_hidden, kOpponents));
+  danger = register_module("danger", conv(c, kOpponents, 1, true));
+  init_weights(0);
+}
+
+void HydraNetImpl::init_weights(std::uint64_t seed) {
+  torch::NoGradGuard no_grad;
+  auto gen = at::detail::createCPUGenerator(seed);
+  const double hidden = std::sqrt(2.0);
+  constexpr double kHeadOut = 0.01;  // policy and aux head outputs start near uniform
+  init_layer(*stem, hidden, gen);
+  for (const auto& block : *blocks) {
+    auto& b = *block->as<SEResBlockImpl>();
+    init_layer(*b.conv1, hidden, gen);
+    init_layer(*b.conv2, hidden, gen);
+    init_layer(*b.se_fc1, hidden, gen);
+    init_layer(*b.se_fc2, hidden, gen);
+  }
+  init_layer(*policy->conv, hidden, gen);
+  init_layer(*policy->fc, kHeadOut, gen);
+  init_layer(*value->fc1, hidden, gen);
+  init_layer(*value->fc2, 1.0, gen);
+  init_layer(*grp->fc1, hidden, gen);
+  init_layer(*grp->fc2, kHeadOut, gen);
+  init_layer(*tenpai->fc1, hidden, gen);
+  init_layer(*tenpai->fc2, kHeadOut, gen);
+  init_layer(*danger, kHeadOut, gen);
+  // GroupNorm keeps its identity init (weight 1, bias 0) from construction.
+}
+
+Outputs HydraNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& score_context) {
+  auto x = stem(obs);
+  for (const auto& block : *blocks) x = block->as<SEResBlockImpl>()->forward(x);
+  const auto latent = F::mish(trunk_norm(x));  // [B,C,34]
+  const auto pooled = latent.mean(-1);         // [B,C]
+  // The GRP head sees the score context beside the pooled latent; under autocast the context
+  // follows the latent's dtype so the concatenation is well-typed.
+  const auto grp_in = torch::cat({pooled, score_context.to(pooled.scalar_type())}, 1);
+  return {policy(latent), value(pooled), grp(grp_in), tenpai(pooled), danger(latent)};
+}
+
+std::vector<std::pair<std::string, std::int64_t>> component_parameters(const torch::nn::Module& net) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (const auto& child : net.named_children()) out.emplace_back(child.key(), count_parameters(*child.value()));
+  return out;
+}
+
+std::int64_t count_parameters(const torch::nn::Module& net) {
+  std::int64_t n = 0;
+  for (const auto& p : net.parameters()) n += p.numel();
+  return n;
+}
+
+std::array<float, kScoreContext> score_context(const std::array<int, 4>& scores, int round, int honba) {
+  constexpr double kScale = 100000.0;
+  std::array<float, kScoreContext> ctx{};
+  for (int i = 0; i < 4; ++i) ctx[i] = static_cast<float>(scores[i] / kScale);
+  int k = 4;
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) ctx[k++] = static_cast<float>((scores[i] - scores[j]) / kScale);
+  for (int i = 0; i < 4; ++i) {
+    int need = 0;  // distance to the next higher distinct score
+    for (int j = 0; j < 4; ++j)
+      if (scores[j] > scores[i] && (need == 0 || scores[j] - scores[i] < need)) need = scores[j] - scores[i];
+    ctx[10 + i] = static_cast<float>(need / kScale);
+  }
+  ctx[14] = std::min(1.0f, static_cast<float>(round) / 8.0f);
+  ctx[15] = static_cast<float>(honba) / 10.0f;
+  return ctx;
+}
+
+}  // namespace hydra::model

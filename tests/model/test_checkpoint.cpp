@@ -1,0 +1,238 @@
+// Checkpoints: bit-exact round trip, corruption detection, pointers, retention, fallback, resume,
+// and the Python-loadable export.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/model/losses.hpp"
+#include "hydra/model/optim.hpp"
+#include "hydra/model/summary.hpp"
+#include "model_fixtures.hpp"
+
+namespace hydra::model {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Not fs::remove_all: the torch wheel's libtorch.so exports its own std::filesystem::remove_all,
+// which the dynamic linker prefers over libstdc++'s and which crashes (null call) here.
+void remove_tree(const fs::path& dir) {
+  if (!fs::exists(dir)) return;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.is_directory()) remove_tree(entry.path());
+    else fs::remove(entry.path());
+  }
+  fs::remove(dir);
+}
+
+class Checkpoints : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir = fs::temp_directory_path() / ("hydra-ckpt-" + std::to_string(::getpid()) + "-" + info->name());
+    remove_tree(dir);
+    fs::create_directories(dir);
+    config.model = testing::tiny_config(2);
+  }
+  void TearDown() override { remove_tree(dir); }
+
+  // `steps` AdamW updates on random batches drawn from torch's global RNG (so a resumed run is
+  // only identical if the RNG state came back too). Returns each step's loss.
+  std::vector<double> train(HydraNetImpl& net, torch::optim::Optimizer& opt, std::int64_t from, int steps) {
+    const auto schedule = WarmupCosine::spec(20, 1e-2, 1e-4);
+    std::vector<double> losses;
+    for (std::int64_t s = from; s < from + steps; ++s) {
+      set_lr(opt, schedule.lr(s));
+      const auto batch = testing::random_batch(4);
+      opt.zero_grad();
+      const auto l = compute_losses(net.forward(batch.obs, batch.ctx), batch.targets, config.model).total;
+      l.backward();
+      opt.step();
+      losses.push_back(l.item<double>());
+    }
+    return losses;
+  }
+
+  CheckpointData data_at(std::int64_t step) const {
+    CheckpointData d;
+    d.step = step;
+    d.config = config::to_json(config);
+    d.metrics = {{"loss", 0.5 + static_cast<double>(step)}};
+    d.scheduler = WarmupCosine::spec(20).to_json();
+    d.extra = {{"games", 40 * step}};
+    d.tensors["reward_std"] = torch::tensor({1.5, static_cast<double>(step)}, torch::kDouble);
+    return d;
+  }
+
+  fs::path dir;
+  config::Config config;
+};
+
+void flip_byte(const fs::path& file, std::streamoff at) {
+  std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(at);
+  const char c = static_cast<char>(f.get());
+  f.seekp(at);
+  f.put(static_cast<char>(c ^ 0x20));
+}
+
+TEST_F(Checkpoints, RoundTripIsBitExact) {
+  torch::manual_seed(12);
+  HydraNet net(config.model);
+  auto opt = make_adamw(*net);
+  train(*net, *opt, 0, 3);
+  const auto file = dir / "a.ckpt";
+  save_checkpoint(file, data_at(3), *net, opt.get());
+  const auto draws_after_save = torch::rand({8});
+
+  torch::manual_seed(999);  // a different RNG state and different weights
+  HydraNet other(config.model);
+  other->init_weights(77);
+  auto other_opt = make_adamw(*other);
+  train(*other, *other_opt, 0, 1);
+  const auto data = load_checkpoint(file, other.get(), other_opt.get());
+
+  EXPECT_TRUE(torch::equal(torch::rand({8}), draws_after_save));  // RNG restored
+  const auto a = net->named_parameters(), b = other->named_parameters();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::equal(a[i].value(), b[i].value())) << a[i].key();
+  // Optimizer moments and step counts, parameter by parameter.
+  const auto params = net->parameters(), other_params = other->parameters();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const auto& sa = static_cast<torch::optim::AdamWParamState&>(*opt->state().at(params[i].unsafeGetTensorImpl()));
+    const auto& sb =
+        static_cast<torch::optim::AdamWParamState&>(*other_opt->state().at(other_params[i].unsafeGetTensorImpl()));
+    EXPECT_EQ(sa.step(), sb.step());
+    EXPECT_TRUE(torch::equal(sa.exp_avg(), sb.exp_avg()));
+    EXPECT_TRUE(torch::equal(sa.exp_avg_sq(), sb.exp_avg_sq()));
+  }
+  EXPECT_EQ(data.step, 3);
+  EXPECT_EQ(data.kind, "hydra_net");
+  EXPECT_EQ(data.config, config::to_json(config));
+  EXPECT_EQ(data.metrics["loss"], 3.5);
+  EXPECT_EQ(data.extra["games"], 120);
+  EXPECT_EQ(WarmupCosine::from_json(data.scheduler).warmup, 1);
+  EXPECT_TRUE(torch::equal(data.tensors.at("reward_std"), torch::tensor({1.5, 3.0}, torch::kDouble)));
+}
+
+TEST_F(Checkpoints, FlippedByteTruncationAndMissingSidecarAreRefused) {
+  HydraNet net(config.model);
+  const auto file = dir / "a.ckpt";
+  save_checkpoint(file, data_at(1), *net);
+  EXPECT_NO_THROW(verify_checkpoint(file));
+  const auto size = static_cast<std::streamoff>(fs::file_size(file));
+
+  flip_byte(file, size / 2);
+  try {
+    load_checkpoint(file, net.get());
+    ADD_FAILURE() << "a flipped byte was not detected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SHA-256 mismatch"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+  }
+  flip_byte(file, size / 2);  // restored
+  EXPECT_NO_THROW(verify_checkpoint(file));
+
+  fs::resize_file(file, static_cast<std::uintmax_t>(size - 100));
+  EXPECT_THROW(verify_checkpoint(file), Error);
+  save_checkpoint(file, data_at(1), *net);
+  fs::remove(file.string() + ".sha256");
+  EXPECT_THROW(verify_checkpoint(file), Error);
+}
+
+TEST_F(Checkpoints, ArchitectureMismatchIsAClearError) {
+  HydraNet net(config.model);
+  save_checkpoint(dir / "a.ckpt", data_at(1), *net);
+  auto wider = config.model;
+  wider.channels = 64;
+  HydraNet other(wider);
+  try {
+    load_checkpoint(dir / "a.ckpt", other.get());
+    ADD_FAILURE() << "loaded a 32-channel checkpoint into a 64-channel network";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("model tensor 'stem.weight' has shape [32, 85, 3]"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(Checkpoints, PointersRetentionAndFallback) {
+  HydraNet net(config.model);
+  CheckpointDir store(dir, 2);
+  EXPECT_FALSE(store.load_latest(net.get()).has_value());
+  for (std::int64_t step = 1; step <= 4; ++step) store.save(data_at(step), *net, nullptr, /*is_best=*/step == 1);
+  // Kept: the two newest and the best.
+  const auto files = store.list();
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].filename(), "step-000000000001.ckpt");
+  EXPECT_EQ(files[1].filename(), "step-000000000003.ckpt");
+  EXPECT_EQ(files[2].filename(), "step-000000000004.ckpt");
+  EXPECT_FALSE(fs::exists(dir / "step-000000000002.ckpt.sha256"));
+  EXPECT_EQ(store.pointer("latest")->filename(), "step-000000000004.ckpt");
+  EXPECT_EQ(store.pointer("best")->filename(), "step-000000000001.ckpt");
+
+  fs::path from;
+  EXPECT_EQ(store.load_latest(net.get(), nullptr, {}, &from)->step, 4);
+  // The newest is damaged: loading falls back to the previous good one.
+  flip_byte(files[2], 200);
+  EXPECT_EQ(store.load_latest(net.get(), nullptr, {}, &from)->step, 3);
+  EXPECT_EQ(from, files[1]);
+  fs::resize_file(files[1], 64);
+  EXPECT_EQ(store.load_latest(net.get(), nullptr, {}, &from)->step, 1);
+  flip_byte(files[0], 300);
+  try {
+    store.load_latest(net.get());
+    ADD_FAILURE() << "no checkpoint is good, yet one loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no usable checkpoint"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Checkpoints, ResumedRunContinuesWithIdenticalLosses) {
+  torch::manual_seed(13);
+  HydraNet net(config.model);
+  auto opt = make_adamw(*net);
+  train(*net, *opt, 0, 3);
+  CheckpointDir store(dir, 3);
+  store.save(data_at(3), *net, opt.get());
+  const auto uninterrupted = train(*net, *opt, 3, 4);
+
+  torch::manual_seed(4242);
+  HydraNet fresh(config.model);
+  auto fresh_opt = make_adamw(*fresh);
+  const auto data = store.load_latest(fresh.get(), fresh_opt.get());
+  ASSERT_TRUE(data.has_value());
+  const auto resumed = train(*fresh, *fresh_opt, data->step, 4);
+  ASSERT_EQ(resumed.size(), uninterrupted.size());
+  for (std::size_t i = 0; i < resumed.size(); ++i) {
+    std::printf("step %zu: uninterrupted %.17g resumed %.17g\n", 3 + i, uninterrupted[i], resumed[i]);
+    EXPECT_EQ(resumed[i], uninterrupted[i]);
+  }
+}
+
+TEST_F(Checkpoints, ExportWritesTheStateDict) {
+  HydraNet net(config.model);
+  net->init_weights(21);
+  CheckpointDir store(dir / "run", 0);
+  store.save(data_at(5), *net);
+  const auto result = export_weights(dir / "run", dir / "weights.pt");
+  EXPECT_EQ(result.kind, "hydra_net");
+  EXPECT_EQ(result.step, 5);
+  EXPECT_EQ(result.parameters, count_parameters(*net));
+  // Read back with torch's own unpickler: the same names and bits.
+  std::ifstream in(dir / "weights.pt", std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto dict = torch::pickle_load(bytes).toGenericDict();
+  const auto params = net->named_parameters();
+  ASSERT_EQ(dict.size(), params.size());
+  for (const auto& p : params) EXPECT_TRUE(torch::equal(dict.at(p.key()).toTensor(), p.value())) << p.key();
+  EXPECT_TRUE(dict.contains("blocks.1.se_fc2.bias"));
+}
+
+}  // namespace
+}  // namespace hydra::model

@@ -1,0 +1,164 @@
+// The SE-ResNet: output shapes, parameter count, init, cloning, score context, bf16 autocast.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include <ATen/autocast_mode.h>
+
+#include "hydra/common/error.hpp"
+#include "hydra/model/losses.hpp"
+#include "hydra/model/network.hpp"
+#include "hydra/model/precision.hpp"
+#include "hydra/model/summary.hpp"
+#include "model_fixtures.hpp"
+
+namespace hydra::model {
+namespace {
+
+TEST(Network, OutputShapes) {
+  torch::manual_seed(1);
+  HydraNet net(testing::tiny_config(2));
+  const auto batch = testing::random_batch(5);
+  const auto out = net->forward(batch.obs, batch.ctx);
+  EXPECT_EQ(out.policy.sizes(), (std::vector<std::int64_t>{5, 46}));
+  EXPECT_EQ(out.value.sizes(), (std::vector<std::int64_t>{5, 1}));
+  EXPECT_EQ(out.grp.sizes(), (std::vector<std::int64_t>{5, 24}));
+  EXPECT_EQ(out.tenpai.sizes(), (std::vector<std::int64_t>{5, 3}));
+  EXPECT_EQ(out.danger.sizes(), (std::vector<std::int64_t>{5, 3, 34}));
+}
+
+// Hand count of the default 40x256 network (docs/MODEL.md has the same table).
+TEST(Network, DefaultParameterCount) {
+  const config::ModelConfig def;
+  const std::int64_t c = 256, h = c / 16;
+  const std::int64_t block = 2 * (2 * c) + 2 * (c * c * 3) + (c * h + h) + (h * c + c);
+  const std::int64_t expected = 85 * c * 3 + 40 * block + 2 * c + (c * 64 + 64) + (64 * 34 * 46 + 46) +
+                                (c * 512 + 512 + 512 + 1) + ((c + 16) * 256 + 256 + 256 * 24 + 24) +
+                                (c * 64 + 64 + 64 * 3 + 3) + (c * 3 + 3);
+  const auto s = summarize(def);
+  std::printf("default 40x256 network: %lld parameters (%lld per block)\n", static_cast<long long>(s.total),
+              static_cast<long long>(s.per_block));
+  EXPECT_EQ(s.per_block, block);
+  EXPECT_EQ(s.total, expected);
+  EXPECT_NEAR(static_cast<double>(s.total), 16.5e6, 0.03 * 16.5e6);
+  std::int64_t sum = 0;
+  for (const auto& comp : s.components) sum += comp.parameters;
+  EXPECT_EQ(sum, s.total);
+  // GRU(7->128, 2 layers) + Linear(128->24): 3 gates x (in*H + H*H + 2H) per layer.
+  const std::int64_t gru = 3 * (7 * 128 + 128 * 128 + 2 * 128) + 3 * (128 * 128 + 128 * 128 + 2 * 128);
+  EXPECT_EQ(s.grp_model, gru + 128 * 24 + 24);
+}
+
+TEST(Network, RejectsChannelsNotMultipleOf32) {
+  auto c = testing::tiny_config();
+  c.channels = 48;
+  EXPECT_THROW(HydraNet{c}, Error);
+}
+
+// Orthogonal init: rows (or columns) of every initialised matrix are orthonormal times the gain.
+TEST(Network, OrthogonalInitWithSpecGains) {
+  HydraNet net(testing::tiny_config(2));
+  net->init_weights(7);
+  auto check = [](const torch::Tensor& w, double gain) {
+    auto m = w.reshape({w.size(0), -1}).to(torch::kDouble);
+    if (m.size(0) > m.size(1)) m = m.t();
+    const auto gram = torch::matmul(m, m.t()) / (gain * gain);
+    EXPECT_TRUE(torch::allclose(gram, torch::eye(m.size(0), torch::kDouble), 1e-5, 1e-5)) << w.sizes();
+  };
+  const double hidden = std::sqrt(2.0);
+  check(net->stem->weight, hidden);
+  check(net->blocks[0]->as<SEResBlockImpl>()->conv2->weight, hidden);
+  check(net->policy->fc->weight, 0.01);
+  check(net->value->fc2->weight, 1.0);
+  check(net->danger->weight, 0.01);
+  EXPECT_EQ(net->value->fc1->bias.abs().sum().item<double>(), 0.0);
+  // Same seed, same weights; the global RNG does not matter.
+  HydraNet other(testing::tiny_config(2));
+  torch::manual_seed(123);
+  other->init_weights(7);
+  EXPECT_TRUE(torch::equal(net->blocks[1]->as<SEResBlockImpl>()->conv1->weight,
+                           other->blocks[1]->as<SEResBlockImpl>()->conv1->weight));
+}
+
+TEST(Network, CloneIsDeepAndEqual) {
+  HydraNet net(testing::tiny_config());
+  net->init_weights(3);
+  auto copy = std::dynamic_pointer_cast<HydraNetImpl>(net->clone());
+  const auto batch = testing::random_batch(3);
+  EXPECT_TRUE(torch::equal(net->forward(batch.obs, batch.ctx).policy, copy->forward(batch.obs, batch.ctx).policy));
+  torch::NoGradGuard no_grad;
+  copy->stem->weight.add_(1.0);
+  EXPECT_FALSE(torch::equal(net->stem->weight, copy->stem->weight));
+}
+
+TEST(Network, ScoreContextByHand) {
+  // Self 32,000; shimocha 25,000; toimen 25,000; kamicha 18,000; South 2 (round 5), 3 honba.
+  const auto ctx = score_context({32000, 25000, 25000, 18000}, 5, 3);
+  const float expect[16] = {0.32f, 0.25f, 0.25f, 0.18f,                 // scores
+                            0.07f, 0.07f, 0.14f, 0.0f, 0.07f, 0.07f,    // gaps 01 02 03 12 13 23
+                            0.0f, 0.07f, 0.07f, 0.07f,                  // to next higher score
+                            5.0f / 8.0f, 0.3f};
+  for (int i = 0; i < 16; ++i) EXPECT_NEAR(ctx[static_cast<std::size_t>(i)], expect[i], 1e-6) << i;
+  EXPECT_FLOAT_EQ(score_context({25000, 25000, 25000, 25000}, 10, 0)[14], 1.0f);  // West clips
+}
+
+// bf16 autocast vs fp32 on the same weights and input. Tolerance: 5% of each head's largest
+// fp32 magnitude (bf16 keeps 8 significant bits, ~0.4% per op, through 4 blocks) and 0.02 on
+// policy probabilities.
+void compare_autocast(torch::Device device) {
+  auto cfg = testing::tiny_config(4);
+  cfg.channels = 64;
+  HydraNet net(cfg);
+  net->init_weights(11);
+  net->to(device);
+  torch::manual_seed(5);
+  const auto batch = testing::random_batch(16);
+  const auto obs = batch.obs.to(device), ctx = batch.ctx.to(device), legal = batch.targets.legal.to(device);
+  torch::NoGradGuard no_grad;
+  const auto ref = net->forward(obs, ctx);
+  Outputs low;
+  {
+    AutocastGuard autocast(device.type(), true);
+    low = net->forward(obs, ctx);
+  }
+  EXPECT_EQ(low.policy.scalar_type(), torch::kBFloat16);  // autocast really ran the heads in bf16
+  EXPECT_EQ(net->stem->weight.scalar_type(), torch::kFloat);  // master weights stay fp32
+  low = low.to_float();
+  const std::pair<const char*, std::pair<torch::Tensor, torch::Tensor>> heads[] = {
+      {"policy", {ref.policy, low.policy}}, {"value", {ref.value, low.value}}, {"grp", {ref.grp, low.grp}},
+      {"tenpai", {ref.tenpai, low.tenpai}}, {"danger", {ref.danger, low.danger}}};
+  for (const auto& [name, pair] : heads) {
+    const double err = ((pair.first - pair.second).abs().max() / pair.first.abs().max()).item<double>();
+    std::printf("%s bf16 autocast: %-6s max |bf16 - fp32| / max |fp32| = %.3e\n", device.str().c_str(), name, err);
+    EXPECT_LT(err, 0.05) << name;
+  }
+  const double prob_err =
+      (masked_softmax(ref.policy, legal) - masked_softmax(low.policy, legal)).abs().max().item<double>();
+  std::printf("%s bf16 autocast: policy probabilities max abs diff = %.3e\n", device.str().c_str(), prob_err);
+  EXPECT_LT(prob_err, 0.02);
+}
+
+TEST(Precision, CpuBf16AutocastMatchesFp32) { compare_autocast(torch::kCPU); }
+
+TEST(Precision, CudaBf16AutocastMatchesFp32) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  compare_autocast(torch::kCUDA);
+}
+
+TEST(Precision, GuardRestoresState) {
+  EXPECT_FALSE(at::autocast::is_autocast_enabled(torch::kCPU));
+  {
+    AutocastGuard outer(torch::kCPU, true);
+    { AutocastGuard off(torch::kCPU, false); EXPECT_TRUE(at::autocast::is_autocast_enabled(torch::kCPU)); }
+    EXPECT_TRUE(at::autocast::is_autocast_enabled(torch::kCPU));
+  }
+  EXPECT_FALSE(at::autocast::is_autocast_enabled(torch::kCPU));
+  config::ModelConfig c;
+  EXPECT_TRUE(autocast_enabled(c, torch::kCUDA));
+  EXPECT_FALSE(autocast_enabled(c, torch::kCPU));
+}
+
+}  // namespace
+}  // namespace hydra::model

@@ -1,4 +1,4 @@
-// RandomSimTest (OpenSpiel) for the table: many seeded random-agent games, asserting at every
+// RandomSimTest (OpenSpiel) for the table: 2,100 seeded random-agent games (1,500 tenhou hanchan), asserting at every
 // decision that the legal mask matches the concrete move list, that every legal move is accepted
 // by the seat's own legality check, that all 136 tiles are accounted for, that points plus riichi
 // sticks are conserved, and that every game ends; then the table's own event stream must pass the
@@ -119,9 +119,9 @@ void play_checked(const TableRules& rules, std::uint64_t master, int games, Tota
 
 TEST(RandomGames, TenhouHanchanInvariantsHold) {
   Totals t;
-  play_checked(table_rules("tenhou"), 20260101, 300, t);
+  play_checked(table_rules("tenhou"), 20260101, 1500, t);
   if (HasFatalFailure()) return;
-  EXPECT_EQ(t.games, 300);
+  EXPECT_EQ(t.games, 1500);
   // Random play still reaches the rare branches the invariants must hold through.
   EXPECT_GT(t.horas, 0);
   EXPECT_GT(t.riichi, 0);
@@ -134,9 +134,9 @@ TEST(RandomGames, TenhouHanchanInvariantsHold) {
 TEST(RandomGames, OtherPresetsInvariantsHold) {
   for (const char* name : {"tenhou-tonpuusen", "tenhou-kyoku", "mahjongsoul"}) {
     Totals t;
-    play_checked(table_rules(name), 7, 100, t);
+    play_checked(table_rules(name), 7, 200, t);
     if (HasFatalFailure()) return;
-    EXPECT_EQ(t.games, 100) << name;
+    EXPECT_EQ(t.games, 200) << name;
   }
 }
 

@@ -1,7 +1,9 @@
-// hydra replay --check FILES_OR_DIRS... [--rules NAME] [--json]
-// Replays each game through the engine and checks every event, payment and score
-// (hydra/data/replay.hpp). One line per file and a summary; exit 0 when no file failed
-// (files under rules Hydra does not play are skipped with the reason and do not fail the run).
+// hydra replay [--check] [--verify-encoder] FILES_OR_DIRS... [--rules NAME] [--json]
+// --check replays each game through the engine and checks every event, payment and score
+// (hydra/data/replay.hpp). --verify-encoder checks the encoder at every decision point of every
+// seat: incremental == full encoding, and encoding permuted events == permuting the encoding
+// for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file and a summary; exit 0
+// when no file failed (files under rules Hydra does not play are skipped with the reason).
 
 #include <filesystem>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/replay.hpp"
+#include "hydra/encoder/verify.hpp"
 #include "hydra/game/table_rules.hpp"
 
 namespace hydra::apps {
@@ -23,12 +26,39 @@ namespace {
 struct ReplayOptions {
   std::vector<std::filesystem::path> inputs;
   bool check = false;
+  bool verify_encoder = false;
   bool json = false;
   std::string rules = "tenhou";
 };
 
+// The encoder verification of one file, in the replay report's terms.
+data::ReplayReport verify_file(const std::filesystem::path& file, const game::TableRules& rules) {
+  data::ReplayReport r;
+  r.file = file.string();
+  try {
+    const data::GameLog log = data::read_log(file);
+    const encoder::VerifyReport v = encoder::verify_encoder(log.events, rules);
+    r.events = static_cast<int>(v.events);
+    r.decisions = static_cast<int>(v.decisions);
+    if (!v.ok()) {
+      r.status = data::ReplayStatus::fail;
+      r.message = "encoder: " + v.failure;
+    } else {
+      r.message = "encoder: " + std::to_string(v.decisions) + " decision points, " + std::to_string(v.permuted) +
+                  " permuted checks";
+    }
+  } catch (const data::UnsupportedRule& e) {
+    r.status = data::ReplayStatus::skipped;
+    r.message = e.what();
+  } catch (const Error& e) {
+    r.status = data::ReplayStatus::error;
+    r.message = e.what();
+  }
+  return r;
+}
+
 void run_replay(const ReplayOptions& o) {
-  if (!o.check) throw Error("replay: nothing to do (use --check)");
+  if (!o.check && !o.verify_encoder) throw Error("replay: nothing to do (use --check and/or --verify-encoder)");
   const game::TableRules& rules = game::table_rules(o.rules);
   const auto files = data::collect_log_files(o.inputs);
   if (files.empty()) throw Error("replay: no log files found in the inputs");
@@ -36,7 +66,12 @@ void run_replay(const ReplayOptions& o) {
   long events = 0, kyoku = 0, decisions = 0, horas = 0, ryukyokus = 0;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& f : files) {
-    const data::ReplayReport r = data::check_file(f, rules);
+    data::ReplayReport r = o.check ? data::check_file(f, rules) : verify_file(f, rules);
+    if (o.check && o.verify_encoder && r.status == data::ReplayStatus::pass) {
+      data::ReplayReport v = verify_file(f, rules);
+      if (v.status != data::ReplayStatus::pass) r.status = v.status;
+      r.message += (r.message.empty() ? "" : "; ") + v.message;
+    }
     ++counts[static_cast<int>(r.status)];
     events += r.events;
     kyoku += r.kyoku;
@@ -50,7 +85,7 @@ void run_replay(const ReplayOptions& o) {
       continue;
     }
     std::cout << data::to_string(r.status) << "  " << r.file;
-    if (r.status == data::ReplayStatus::pass)
+    if (r.status == data::ReplayStatus::pass && o.check)
       std::cout << "  (" << r.kyoku << " kyoku, " << r.decisions << " decisions, " << r.horas << " hora, "
                 << r.ryukyokus << " ryukyoku)" << (r.message.empty() ? "" : "  " + r.message);
     else
@@ -70,12 +105,13 @@ void run_replay(const ReplayOptions& o) {
                     {"ryukyokus", ryukyokus}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "replay --check (" << rules.name << "): " << files.size() << " files: " << pass << " pass, " << fail
+    std::cout << "replay" << (o.check ? " --check" : "") << (o.verify_encoder ? " --verify-encoder" : "") << " ("
+              << rules.name << "): " << files.size() << " files: " << pass << " pass, " << fail
               << " fail, " << skipped << " skipped, " << errors << " error; " << kyoku << " kyoku, " << decisions
               << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked\n";
   }
   if (fail + errors > 0)
-    throw Error("replay --check: " + std::to_string(fail + errors) + " of " + std::to_string(files.size()) + " files did not pass");
+    throw Error("replay: " + std::to_string(fail + errors) + " of " + std::to_string(files.size()) + " files did not pass");
 }
 
 }  // namespace
@@ -86,6 +122,8 @@ void register_replay(CLI::App& app) {
   cmd->add_option("inputs", opts->inputs, "log files or folders (searched recursively)")->required();
   cmd->add_flag("--check", opts->check, "check legality, yaku, han, fu, payments and scores against the log");
   cmd->add_option("--rules", opts->rules, "table rules preset")->capture_default_str();
+  cmd->add_flag("--verify-encoder", opts->verify_encoder,
+                "check incremental == full encoding and suit-permutation equivariance at every decision point");
   cmd->add_flag("--json", opts->json, "one JSON report instead of text lines");
   cmd->callback([opts] { run_replay(*opts); });
 }

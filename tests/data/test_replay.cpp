@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -59,19 +61,25 @@ TEST(Replay, AllTenhouXmlGamesPass) {
   EXPECT_EQ(t.pass, 34);
 }
 
-// Two of mjai-reviewer's hand-made fixtures pay a hora without the riichi stick declared in the
-// same kyoku, which Tenhou always gives to the winner: the checker must name exactly that.
+// Two of mjai-reviewer's fixtures (made in the tenhou.net/6 editor: default or empty names, and in
+// _2 a result header [1,0,0] that names seat 1 the winner from seat 0 while its deltas pay seat 2)
+// pay a ron without the riichi stick declared earlier in the same kyoku. In both the declaration
+// tile passed (in _1 the declarer drew again; in _2 it was called by pon, which does not stop the
+// riichi), so under Tenhou's rules the stick is on the table and goes to the winner; every real
+// Tenhou log in the data (tenhou_xml/, mjai/, the ranked games here) pays it. The engine must
+// differ from these two logs by exactly that one stick and nothing else.
 TEST(Replay, Tenhou6GamesPassExceptTwoFixturesThatDropTheRiichiStick) {
   HYDRA_REQUIRE_TESTDATA(dir, "tenhou6");
-  const std::vector<std::string> bad = {"reviewer_confusing_nakis_1.json", "reviewer_confusing_nakis_2.json"};
-  const Tally t = check_all(dir, bad);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"reviewer_confusing_nakis_1.json", ":85: seat 0 hora: deltas [1600,0,-1600,0], engine [2600,0,-1600,0]"},
+      {"reviewer_confusing_nakis_2.json", ":37: seat 2 hora: deltas [-3200,0,3200,0], engine [-3200,0,4200,0]"}};
+  const Tally t = check_all(dir, {bad[0].first, bad[1].first});
   EXPECT_EQ(t.files, 45);
   EXPECT_EQ(t.pass, 43);
-  for (const std::string& name : bad) {
+  for (const auto& [name, difference] : bad) {
     const ReplayReport r = check_file(dir / name, tenhou());
     EXPECT_EQ(r.status, ReplayStatus::fail);
-    EXPECT_NE(r.message.find(name + ":"), std::string::npos) << r.message;
-    EXPECT_NE(r.message.find("hora: deltas"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find(name + difference), std::string::npos) << r.message;
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include "hydra/encoder/batch.hpp"
 #include "hydra/encoder/encoder.hpp"
+#include "hydra/encoder/snapshots.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
 
@@ -39,42 +40,13 @@ std::vector<std::vector<Event>> games(int n) {
   return out;
 }
 
-struct Snapshot {
-  Observer obs;
-  GroupMask touched;  // what the last event dirtied
-};
+using Kind = SnapshotKind;
 
-enum class Kind { any_decision, after_other_discard, after_own_draw };
-
-// Observers (clean planes) at decision points right after the chosen kind of event.
+// 32 observers (clean planes) at decision points right after the chosen kind of event.
 const std::vector<Snapshot>& snapshots(Kind kind) {
   static std::array<std::unique_ptr<std::vector<Snapshot>>, 3> cache;
   auto& slot = cache[static_cast<std::size_t>(kind)];
-  if (slot) return *slot;
-  slot = std::make_unique<std::vector<Snapshot>>();
-  game::Legal legal;
-  for (const auto& events : games(4)) {
-    std::vector<Observer> seats;
-    for (int s = 0; s < 4; ++s) seats.emplace_back(Seat(s), rules());
-    for (const Event& e : events) {
-      for (int s = 0; s < 4; ++s) {
-        Observer& o = seats[static_cast<std::size_t>(s)];
-        o.encode();
-        o.apply(e);
-        const GroupMask touched = o.encoder().dirty();
-        o.view().legal(legal);
-        if (legal.phase == game::Phase::idle) continue;
-        const bool own = e.actor == Seat(s);
-        const bool keep = kind == Kind::any_decision ||
-                          (kind == Kind::after_other_discard && e.type == EventType::dahai && !own) ||
-                          (kind == Kind::after_own_draw && e.type == EventType::tsumo && own);
-        if (keep && slot->size() < 32) {
-          slot->push_back({o, touched});
-          slot->back().obs.encode();
-        }
-      }
-    }
-  }
+  if (!slot) slot = std::make_unique<std::vector<Snapshot>>(decision_snapshots(rules(), kind, 4, 32));
   return *slot;
 }
 

@@ -155,6 +155,7 @@ void print_text(const Json& j) {
     std::cout << "ukeire    " << j["ukeire"]["count"].get<int>() << " tiles: " << tiles(j["ukeire"]["tiles"]) << "\n";
   }
   if (j.contains("best_discards")) {
+    if (s["best"].get<int>() == -1 && !j.contains("win")) std::cout << "complete  (--win TILE scores it)\n";
     for (const auto& d : j["best_discards"])
       std::cout << "discard   " << d["discard"].get<std::string>() << " -> shanten " << d["shanten"].get<int>() << ", ukeire "
                 << d["count"].get<int>() << " (" << tiles(d["ukeire"]) << ")\n";

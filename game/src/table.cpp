@@ -3,6 +3,7 @@
 #include "hydra/game/table.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "hydra/common/error.hpp"
 
@@ -24,9 +25,21 @@ Tehai sorted_tehai(const Hand& h) {
 
 }  // namespace
 
+Table::Table(const TableRules& rules, std::vector<Wall::Tiles> walls, bool record)
+    : rules_(rules),
+      views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)},
+      given_walls_(std::move(walls)),
+      walls_given_(true) {
+  start(record);
+}
+
 Table::Table(const TableRules& rules, const GameKey& key, bool record)
     : rules_(rules), key_(key),
       views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)} {
+  start(record);
+}
+
+void Table::start(bool record) {
   record_ = record;
   if (record_) events_.reserve(1024);
   progress_ = GameProgress::start(rules_);
@@ -51,7 +64,14 @@ Event Table::scored(EventType type) {
 }
 
 void Table::start_kyoku() {
-  wall_.emplace(Wall::from_key(wall_key(key_, static_cast<std::uint64_t>(progress_.round), static_cast<std::uint64_t>(progress_.honba))));
+  if (walls_given_) {
+    if (static_cast<std::size_t>(kyoku_played_) >= given_walls_.size())
+      throw Error("table: kyoku " + std::to_string(kyoku_played_ + 1) + " needs a wall, but only " +
+                  std::to_string(given_walls_.size()) + " were given");
+    wall_.emplace(given_walls_[static_cast<std::size_t>(kyoku_played_)]);
+  } else {
+    wall_.emplace(Wall::from_key(wall_key(key_, static_cast<std::uint64_t>(progress_.round), static_cast<std::uint64_t>(progress_.honba))));
+  }
   Event e = scored(EventType::start_kyoku);
   e.bakaze = progress_.bakaze();
   e.kyoku = static_cast<std::uint8_t>(progress_.kyoku());

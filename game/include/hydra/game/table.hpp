@@ -41,6 +41,10 @@ class Table {
   // Without `record`, events are applied to the views but not kept (benchmarks, training
   // loops that write no logs).
   Table(const TableRules& rules, const GameKey& key, bool record = true);
+  // The same game on given walls: the k-th kyoku played (0-based, renchan and abortive draws
+  // included) deals walls[k] (wall.hpp layout) instead of the seeded wall; for replaying
+  // recorded games whose walls are known. Starting a kyoku beyond the list throws hydra::Error.
+  Table(const TableRules& rules, std::vector<Wall::Tiles> walls, bool record = true);
 
   bool done() const { return state_ == State::game_over; }
   // The decisions the table waits for; all of them must be answered (in any order). Answering
@@ -65,6 +69,7 @@ class Table {
  private:
   enum class State : std::uint8_t { turn, riichi_discard, kan_select, responses, game_over };
 
+  void start(bool record);
   void emit(const Event& e);
   void start_kyoku();
   void act_one(Seat seat, Action a);
@@ -90,6 +95,8 @@ class Table {
   std::array<bool, kNumSeats> answered_{};
   FixedVec<Decision, kNumSeats> pending_;
   std::optional<Wall> wall_;
+  std::vector<Wall::Tiles> given_walls_;
+  bool walls_given_ = false;
   GameProgress progress_;
   Scores scores_{};
   Scores final_{};

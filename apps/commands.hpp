@@ -13,6 +13,8 @@ void register_selfplay(CLI::App& app);
 void register_hand(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_export(CLI::App& app);
+void register_eval(CLI::App& app);
+void register_bot(CLI::App& app);
 void register_convert(CLI::App& app);
 
 }  // namespace hydra::apps

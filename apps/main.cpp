@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   hydra::apps::register_hand(app);
   hydra::apps::register_bench(app);
   hydra::apps::register_export(app);
+  hydra::apps::register_eval(app);
+  hydra::apps::register_bot(app);
   hydra::apps::register_convert(app);
 
   try {

@@ -23,8 +23,11 @@ std::string cell(const Estimate& e, std::string_view name, bool sign) {
   const double k = percent(name) ? 100 : 1;
   const int prec = name == "avg_rank" ? 3 : name == "avg_win" || name == "avg_deal_in" ? 0 : 2;
   if (std::isnan(e.value)) return "-";
-  std::string s = sign ? fmt::format("{:+.{}f}", e.value * k, prec) : fmt::format("{:.{}f}", e.value * k, prec);
-  if (!std::isnan(e.lo)) s += fmt::format(" [{:.{}f}, {:.{}f}]", e.lo * k, prec, e.hi * k, prec);
+  // A value that rounds to zero prints as 0, never "-0.00" (rounding noise in a zero difference).
+  auto clean = [&](double x) { return std::abs(x * k) < 0.5 * std::pow(10.0, -prec) ? 0.0 : x * k; };
+  const Estimate v{clean(e.value), clean(e.lo), clean(e.hi), e.se};
+  std::string s = sign ? fmt::format("{:+.{}f}", v.value, prec) : fmt::format("{:.{}f}", v.value, prec);
+  if (!std::isnan(v.lo)) s += fmt::format(" [{:.{}f}, {:.{}f}]", v.lo, prec, v.hi, prec);
   return s;
 }
 

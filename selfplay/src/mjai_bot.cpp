@@ -56,7 +56,17 @@ std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optio
       view_.emplace(*seat_, *rules_);
       agent_->start_game(*seat_, key_);
     }
-    view_->apply(e);
+    // The discard after a chi or pon never is a tsumogiri; some hosts and converters (gimite's)
+    // mark it as one when the tile happens to be the last drawn one. Read it as the normaliser
+    // does (data/normalize.cpp) instead of rejecting the line.
+    if (e.type == EventType::dahai && e.tsumogiri && (prev_ == EventType::chi || prev_ == EventType::pon)) {
+      Event fixed = e;
+      fixed.tsumogiri = false;
+      view_->apply(fixed);
+    } else {
+      view_->apply(e);
+    }
+    prev_ = e.type;
     // A dora revealed after a rinshan draw keeps the decision the draw opened.
     open = opens_decision(e) || (e.type == EventType::dora && open);
   }

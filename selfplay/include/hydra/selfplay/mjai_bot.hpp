@@ -59,6 +59,7 @@ class MjaiBot {
   game::GameKey key_;
   std::optional<game::PlayerView> view_;
   game::Legal legal_;
+  game::EventType prev_ = game::EventType::none;  // the last event applied
 };
 
 // The Mortal-dialect reply line of an action event (or {"type":"none"}).

@@ -1,0 +1,66 @@
+// hydra bot --model bot:NAME [--seat N] [--seed S] [--rules NAME]
+// Plays one seat as an mjai bot over stdin/stdout (selfplay/mjai_bot.hpp): one reply line per
+// input line. A malformed or impossible line gets one error line on stderr and the bot goes on.
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "commands.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/mjai_bot.hpp"
+
+namespace hydra::apps {
+namespace {
+
+struct BotFlags {
+  std::string model;
+  int seat = -1;
+  std::uint64_t seed = 0;
+  std::string rules = "tenhou";
+};
+
+void run_bot(const BotFlags& f) {
+  std::optional<game::Seat> seat;
+  if (f.seat >= 0) {
+    if (f.seat > 3) throw Error("--seat must be 0-3");
+    seat = game::Seat(f.seat);
+  }
+  // The agent's random stream is a KDF child of this key, so a game replays with the same seed.
+  selfplay::MjaiBot bot(selfplay::make_bot(f.model), game::table_rules(f.rules), seat,
+                        game::game_key(game::MasterSeed{f.seed}, 0));
+  std::string line;
+  long number = 0;
+  while (std::getline(std::cin, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string reply;
+    try {
+      reply = bot.react(line);
+    } catch (const Error& e) {
+      std::cerr << "hydra bot: line " << number << ": " << e.what() << std::endl;
+      reply = selfplay::reply_line(std::nullopt);
+    } catch (const std::exception& e) {
+      // A bug must not end a hosted game either: report it and keep answering.
+      std::cerr << "hydra bot: line " << number << ": internal error: " << e.what() << std::endl;
+      reply = selfplay::reply_line(std::nullopt);
+    }
+    std::cout << reply << std::endl;  // flushed: the host waits for it
+  }
+}
+
+}  // namespace
+
+void register_bot(CLI::App& app) {
+  auto f = std::make_shared<BotFlags>();
+  CLI::App* cmd = app.add_subcommand("bot", "play one seat as an mjai bot over stdin/stdout");
+  cmd->add_option("--model", f->model, "bot:greedy, bot:random or bot:tsumogiri")->required();
+  cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")");
+  cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->capture_default_str();
+  cmd->add_option("--rules", f->rules, "table rules preset")->capture_default_str();
+  cmd->callback([f] { run_bot(*f); });
+}
+
+}  // namespace hydra::apps

@@ -99,25 +99,35 @@ struct Candidate {
 };
 
 // The discard that folding, then efficiency, then the keep order prefers; `tie` breaks the rest.
+// Ukeire (34 shanten evaluations each) is only counted for the discards that survive the cheaper
+// keys (danger, shanten after the discard from one discard_shanten pass).
 template <class Tie>
 Action best_discard(const PlayerView& view, game::ActionMask mask, bool fold, Tie&& tie) {
   const TileCounts visible = visible_tiles(view);
+  const game::DiscardShanten after_all = game::discard_shanten(view.hand().closed);
   std::array<Candidate, game::kNumActions> cands{};
   int n = 0;
   for (int a = 0; a < Action::kRiichi; ++a) {
     const Action act(a);
     if (!mask.test(act)) continue;
     const game::Pai p = act.discard_pai();
-    TileCounts after = view.hand().closed;
-    --after[ix(p.type().index())];
-    const game::Ukeire u = game::ukeire(after, visible);
-    Candidate c{act, 0, u.shanten, u.unseen, keep_value(view, p)};
+    Candidate c{act, 0, after_all.after[ix(p.type().index())], 0, keep_value(view, p)};
     if (fold)
       for (int s = 0; s < game::kNumSeats; ++s)
         if (Seat(s) != view.seat() && view.riichi_declared(Seat(s))) c.danger += danger(view, Seat(s), p.type(), visible);
     cands[ix(n++)] = c;
   }
   if (n == 0) return mask.nth(0);
+  auto coarse = [](const Candidate& c) { return std::array<int, 2>{c.danger, c.shanten}; };
+  auto best_coarse = coarse(cands[0]);
+  for (int i = 1; i < n; ++i) best_coarse = std::min(best_coarse, coarse(cands[ix(i)]));
+  for (int i = 0; i < n; ++i) {
+    Candidate& c = cands[ix(i)];
+    if (coarse(c) != best_coarse) continue;
+    TileCounts after = view.hand().closed;
+    --after[ix(c.action.discard_pai().type().index())];
+    c.ukeire = game::ukeire(after, visible).unseen;
+  }
   auto key = [](const Candidate& c) { return std::array<int, 4>{c.danger, c.shanten, -c.ukeire, c.keep}; };
   auto best = key(cands[0]);
   for (int i = 1; i < n; ++i) best = std::min(best, key(cands[ix(i)]));

@@ -4,6 +4,10 @@
 // sticks are conserved, and that every game ends; then the table's own event stream must pass the
 // replay checker (the table and the checker agree).
 
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "hydra/data/replay.hpp"
@@ -77,10 +81,11 @@ struct Totals {
   int games = 0, kyoku = 0, decisions = 0, horas = 0, draws = 0, riichi = 0, kans = 0, calls = 0;
 };
 
-void play_checked(const TableRules& rules, std::uint64_t master, int games, Totals& totals) {
+// Games first .. first + games - 1 of master seed `master`.
+void play_checked(const TableRules& rules, std::uint64_t master, int games, Totals& totals, std::uint64_t first = 0) {
   std::array<RandomAgent, kNumSeats> agents;
-  for (int g = 0; g < games; ++g) {
-    const GameKey key = game_key(MasterSeed{master}, static_cast<std::uint64_t>(g));
+  for (std::uint64_t g = first; g < first + static_cast<std::uint64_t>(games); ++g) {
+    const GameKey key = game_key(MasterSeed{master}, g);
     for (int s = 0; s < kNumSeats; ++s) agents[ix(s)].start_game(Seat(s), key);
     Table t(rules, key);
     int steps = 0;
@@ -138,6 +143,27 @@ TEST(RandomGames, OtherPresetsInvariantsHold) {
     if (HasFatalFailure()) return;
     EXPECT_EQ(t.games, 200) << name;
   }
+}
+
+// The same checks at scale, for scripts/random_games.sh (which runs shards of it in parallel):
+// HYDRA_RANDOM_GAMES tenhou hanchan from game HYDRA_RANDOM_FIRST (default 0) of master seed
+// HYDRA_RANDOM_SEED (default 20260101). Skipped when HYDRA_RANDOM_GAMES is unset.
+TEST(RandomGames, ManyFromEnvironment) {
+  const char* n = std::getenv("HYDRA_RANDOM_GAMES");
+  if (n == nullptr || *n == '\0') GTEST_SKIP() << "HYDRA_RANDOM_GAMES is not set";
+  auto number = [](const char* name, std::uint64_t fallback) {
+    const char* v = std::getenv(name);
+    return v == nullptr || *v == '\0' ? fallback : std::stoull(v);
+  };
+  const auto games = static_cast<int>(number("HYDRA_RANDOM_GAMES", 0));
+  Totals t;
+  play_checked(table_rules("tenhou"), number("HYDRA_RANDOM_SEED", 20260101), games, t, number("HYDRA_RANDOM_FIRST", 0));
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(t.games, games);
+  RecordProperty("games", t.games);
+  RecordProperty("kyoku", t.kyoku);
+  RecordProperty("decisions", t.decisions);
+  RecordProperty("horas", t.horas);
 }
 
 TEST(RandomGames, SameKeySameGame) {

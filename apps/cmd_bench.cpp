@@ -127,6 +127,7 @@ void register_bench(CLI::App& app) {
   hand->add_option("--seconds", o->seconds, "CPU seconds per measurement")->check(CLI::Range(0.01, 600.0))->capture_default_str();
   hand->add_flag("--json", o->json, "machine-readable output");
   hand->callback([o] { bench_hand(o->data, o->seconds, o->json); });
+  register_bench_play(*bench);  // engine, encoder (bench_play.cpp)
 }
 
 }  // namespace hydra::apps

@@ -12,6 +12,7 @@ void register_replay(CLI::App& app);
 void register_selfplay(CLI::App& app);
 void register_hand(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_bench_play(CLI::App& bench);  // `bench engine` and `bench encoder`, under register_bench
 void register_export(CLI::App& app);
 void register_eval(CLI::App& app);
 void register_bot(CLI::App& app);

@@ -5,6 +5,8 @@
 // every kyoku. The record is independent truth: mjx took it from Tenhou.
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/data/mjx.hpp"
 #include "hydra/data/tenhou.hpp"
+#include "hydra/game/agent.hpp"
 #include "hydra/game/table.hpp"
 #include "testdata.hpp"
 
@@ -262,6 +265,25 @@ TEST(Mjx, RecordedActionsOnRecordedWallsReproduceEveryDrawDoraAndResult) {
   EXPECT_EQ(t.draws_ended, 8);
   EXPECT_EQ(t.doras, 46 + 2);
   EXPECT_EQ(t.draws, 2108);
+}
+
+// A table on given walls deals exactly those walls, and says so when the game needs one more.
+TEST(Mjx, TableOnGivenWallsDealsThemAndStopsWhenTheyRunOut) {
+  const game::GameKey key = game::game_key(game::MasterSeed{11}, 0);
+  const game::Wall::Tiles wall = game::Wall::shuffled(game::wall_key(key, 0, 0));
+  game::Table t(game::table_rules("tenhou"), std::vector<game::Wall::Tiles>{wall});
+  EXPECT_EQ(t.wall().tiles(), wall);
+  std::array<game::RandomAgent, game::kNumSeats> agents;
+  for (int s = 0; s < game::kNumSeats; ++s) agents[static_cast<std::size_t>(s)].start_game(Seat(s), key);
+  try {
+    for (int steps = 0; steps < 100000 && !t.done(); ++steps) {
+      const auto pending = t.pending();
+      for (const game::Decision& d : pending) t.act(d.seat, agents[static_cast<std::size_t>(d.seat.index())].act(t.view(d.seat), d));
+    }
+    FAIL() << "a hanchan played on one wall";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kyoku 2 needs a wall, but only 1 were given"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Mjx, WallLayoutMovesTheDeadWall) {

@@ -19,11 +19,7 @@ namespace {
 
 // The mjai games of the shared data, sorted by name.
 std::vector<std::filesystem::path> mjai_files(const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> out;
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
-    if (entry.path().string().ends_with(".json.gz")) out.push_back(entry.path());
-  std::sort(out.begin(), out.end());
-  return out;
+  return hydra::testing::files_ending_with(dir, ".json.gz");
 }
 
 TEST(VerifyEncoder, AllRealGames) {

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -9,6 +11,9 @@ namespace hydra::testing {
 
 // The shared real-data folder from HYDRA_TESTDATA, or nullopt when unset or missing.
 std::optional<std::filesystem::path> testdata_dir();
+
+// The files directly in `dir` whose names end with `suffix` (e.g. ".json.gz"), sorted by path.
+std::vector<std::filesystem::path> files_ending_with(const std::filesystem::path& dir, std::string_view suffix);
 
 }  // namespace hydra::testing
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "hydra/common/config_schema.hpp"
 
@@ -99,11 +100,154 @@ struct CheckpointConfig {
   }
 };
 
+// Self-play actors (spec sections 6-7; docs/SELFPLAY.md): lock-step games batched through a
+// cloned inference model, and the opponent mix.
+struct SelfplayConfig {
+  int games = 64;             // concurrent games, split into two groups that alternate
+  int max_batch = 0;          // cap on one forward pass (0 = games / 2 * 4, every waiting seat)
+  int refresh_every = 1;      // learner updates between inference-model snapshots
+  double temperature = 1.0;   // sampling temperature of the learner's own seats
+  bool augment = true;        // a random suit permutation per game and seat (encoder/augment.hpp)
+  double opp_self = 0.5;      // share of games with the current model in all seats
+  double opp_pool = 0.3;      // share with a past checkpoint from the pool in the other seats
+  double opp_baseline = 0.2;  // share with the frozen baseline in the other seats
+  std::string baseline = "bot:greedy";  // frozen baseline: a checkpoint path or a built-in bot
+  int pool_size = 8;          // past snapshots kept in the opponent pool
+  int pool_every = 10;        // learner updates between snapshots added to the pool
+  std::string grp;            // GRP checkpoint for rewards; "" = kyoku score change + placement
+
+  template <class V>
+  void visit(V& v) {
+    v("games", games, "concurrent self-play games (two alternating groups)", Range{2, 1000000});
+    v("max_batch", max_batch, "largest forward pass (0 = every waiting seat of a group)", Range{0, 1000000});
+    v("refresh_every", refresh_every, "learner updates between inference-model refreshes", Range{1, 1000000});
+    v("temperature", temperature, "policy sampling temperature", Range{0.01, 100.0});
+    v("augment", augment, "random suit permutation per game and seat");
+    v("opp_self", opp_self, "share of games in pure self-play", Range{0.0, 1.0});
+    v("opp_pool", opp_pool, "share of games against a past checkpoint from the pool", Range{0.0, 1.0});
+    v("opp_baseline", opp_baseline, "share of games against the frozen baseline", Range{0.0, 1.0});
+    v("baseline", baseline, "frozen baseline agent: checkpoint path or bot:random|bot:tsumogiri|bot:greedy");
+    v("pool_size", pool_size, "past snapshots kept in the opponent pool", Range{1, 100000});
+    v("pool_every", pool_every, "learner updates between pool snapshots", Range{1, 1000000});
+    v("grp", grp, "GRP checkpoint used for rewards (empty: score change + placement)");
+  }
+};
+
+// The PPO learner (spec section 7; docs/PPO.md).
+struct PpoConfig {
+  int rollout_samples = 4096;   // decisions collected per update
+  int minibatch = 512;
+  int epochs = 3;
+  int epochs_high_kl = 2;       // epochs when approx-KL after the first epoch exceeds kl_high
+  double kl_high = 0.03;
+  double kl_stop = 0.0;         // stop the epochs early when approx-KL exceeds this (0 = off)
+  double gamma = 1.0;
+  double lambda = 0.95;
+  double clip = 0.1;
+  double entropy_start = 0.01;
+  double entropy_end = 0.005;
+  double value_coef = 0.5;
+  double lr = 1e-4;
+  double lr_floor = 1e-5;
+  double warmup = 0.0;          // share of train.max_updates spent in linear warmup
+  double weight_decay = 0.01;
+  double grad_clip = 0.5;
+  double adv_clip = 5.0;        // normalised advantages clipped to [-adv_clip, adv_clip]
+  bool reward_norm = true;      // divide rewards by a running std of returns
+  double aux_coef = 1.0;        // multiplies the model's tenpai and danger loss weights
+  double kl_anchor_start = 0.05;  // KL(pi || BC policy) weight, decays linearly to kl_anchor_end
+  double kl_anchor_end = 0.0;
+  std::string init;             // checkpoint that starts the run (BC baseline); "" = random init
+  std::string anchor;           // BC checkpoint of the KL anchor; "" = no anchor
+
+  template <class V>
+  void visit(V& v) {
+    v("rollout_samples", rollout_samples, "decisions collected per update", Range{1, 100000000});
+    v("minibatch", minibatch, "minibatch size", Range{1, 10000000});
+    v("epochs", epochs, "PPO epochs per update", Range{1, 100});
+    v("epochs_high_kl", epochs_high_kl, "epochs when approx-KL after epoch 1 exceeds kl_high", Range{1, 100});
+    v("kl_high", kl_high, "approx-KL that cuts the epochs to epochs_high_kl", Range{0.0, 100.0});
+    v("kl_stop", kl_stop, "approx-KL that stops an update's epochs (0 = off)", Range{0.0, 100.0});
+    v("gamma", gamma, "discount within a kyoku", Range{0.0, 1.0});
+    v("lambda", lambda, "GAE lambda", Range{0.0, 1.0});
+    v("clip", clip, "PPO ratio clip", Range{0.0, 10.0});
+    v("entropy_start", entropy_start, "entropy bonus at the first update", Range{0.0, 10.0});
+    v("entropy_end", entropy_end, "entropy bonus at train.max_updates", Range{0.0, 10.0});
+    v("value_coef", value_coef, "value loss weight", Range{0.0, 1000.0});
+    v("lr", lr, "peak learning rate", Range{0.0, 10.0});
+    v("lr_floor", lr_floor, "learning rate at the end of the cosine", Range{0.0, 10.0});
+    v("warmup", warmup, "share of the updates spent in linear warmup", Range{0.0, 1.0});
+    v("weight_decay", weight_decay, "AdamW weight decay (weights only)", Range{0.0, 10.0});
+    v("grad_clip", grad_clip, "gradient norm clip (0 = off)", Range{0.0, 1e6});
+    v("adv_clip", adv_clip, "clip of per-minibatch normalised advantages", Range{0.0, 1e6});
+    v("reward_norm", reward_norm, "running reward-std normalisation");
+    v("aux_coef", aux_coef, "scale of the tenpai and danger auxiliary losses", Range{0.0, 1000.0});
+    v("kl_anchor_start", kl_anchor_start, "KL anchor weight at the first update", Range{0.0, 1000.0});
+    v("kl_anchor_end", kl_anchor_end, "KL anchor weight at train.max_updates", Range{0.0, 1000.0});
+    v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
+    v("anchor", anchor, "BC checkpoint for the KL anchor (empty: none)");
+  }
+};
+
+// Bounds, checkpoints and reporting of `hydra train`, `hydra pretrain` and `hydra grp`.
+struct TrainConfig {
+  std::int64_t max_updates = 1000;  // learner updates (pretrain: optimizer steps)
+  double max_minutes = 0;           // wall-clock bound (0 = none)
+  int checkpoint_every = 50;        // updates between checkpoints
+  int log_every = 1;                // updates between progress lines / metric records
+  bool tensorboard = true;          // also write TensorBoard event files
+
+  template <class V>
+  void visit(V& v) {
+    v("max_updates", max_updates, "learner updates (optimizer steps for pretraining)", Range<std::int64_t>{1, 1000000000000});
+    v("max_minutes", max_minutes, "wall-clock limit in minutes (0 = none)", Range{0.0, 1e9});
+    v("checkpoint_every", checkpoint_every, "updates between checkpoints", Range{1, 100000000});
+    v("log_every", log_every, "updates between progress lines and metric records", Range{1, 100000000});
+    v("tensorboard", tensorboard, "write TensorBoard event files next to metrics.jsonl");
+  }
+};
+
+// Behaviour cloning and GRP training from logs (spec section 7; docs/PRETRAIN.md).
+struct PretrainConfig {
+  std::vector<std::string> data;    // directories, files or globs of .json(.gz) mjai / Tenhou logs
+  double val_fraction = 0.1;        // share of files (by a seeded hash of the path) held out
+  int batch = 256;
+  double lr = 5e-4;
+  double lr_floor = 1e-5;
+  double warmup = 0.05;             // share of max_updates in linear warmup
+  double weight_decay = 0.01;
+  double grad_clip = 1.0;
+  int shuffle_buffer = 65536;       // samples held for shuffling
+  bool augment = true;              // random suit permutation per sample
+  int val_every = 200;              // optimizer steps between validations
+  std::int64_t val_max_samples = 200000;  // cap on validation samples per validation
+
+  template <class V>
+  void visit(V& v) {
+    v("data", data, "directories, files or globs of mjai (.json/.json.gz) or Tenhou logs");
+    v("val_fraction", val_fraction, "share of files held out for validation", Range{0.0, 1.0});
+    v("batch", batch, "samples per optimizer step", Range{1, 10000000});
+    v("lr", lr, "peak learning rate", Range{0.0, 10.0});
+    v("lr_floor", lr_floor, "learning rate at the end of the cosine", Range{0.0, 10.0});
+    v("warmup", warmup, "share of the steps spent in linear warmup", Range{0.0, 1.0});
+    v("weight_decay", weight_decay, "AdamW weight decay (weights only)", Range{0.0, 10.0});
+    v("grad_clip", grad_clip, "gradient norm clip (0 = off)", Range{0.0, 1e6});
+    v("shuffle_buffer", shuffle_buffer, "samples in the shuffle buffer", Range{1, 100000000});
+    v("augment", augment, "random suit permutation per sample");
+    v("val_every", val_every, "optimizer steps between validations", Range{1, 100000000});
+    v("val_max_samples", val_max_samples, "validation samples per validation", Range<std::int64_t>{1, 1000000000000});
+  }
+};
+
 struct Config {
   RunConfig run;
   RulesConfig rules;
   ModelConfig model;
   CheckpointConfig checkpoint;
+  SelfplayConfig selfplay;
+  PpoConfig ppo;
+  TrainConfig train;
+  PretrainConfig pretrain;
 
   template <class V>
   void visit(V& v) {
@@ -111,6 +255,10 @@ struct Config {
     v.section("rules", rules);
     v.section("model", model);
     v.section("checkpoint", checkpoint);
+    v.section("selfplay", selfplay);
+    v.section("ppo", ppo);
+    v.section("train", train);
+    v.section("pretrain", pretrain);
   }
 };
 

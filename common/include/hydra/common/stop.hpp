@@ -1,0 +1,22 @@
+#pragma once
+
+// Clean shutdown on Ctrl-C: while a StopSignal is alive, SIGINT and SIGTERM set a lock-free
+// atomic flag (async-signal-safe) that long loops poll between steps, so they can save a
+// checkpoint and exit normally. A second signal restores the default action and re-raises it,
+// so a stuck run can still be killed. Only one StopSignal may be alive at a time.
+
+namespace hydra {
+
+class StopSignal {
+ public:
+  StopSignal();   // installs the handlers
+  ~StopSignal();  // restores the previous handlers
+  StopSignal(const StopSignal&) = delete;
+  StopSignal& operator=(const StopSignal&) = delete;
+
+  bool requested() const;
+  int signal() const;  // the signal received, 0 when none
+  void request();      // as if a signal arrived (tests, --max-minutes)
+};
+
+}  // namespace hydra

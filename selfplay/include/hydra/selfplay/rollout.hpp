@@ -1,0 +1,63 @@
+#pragma once
+
+// What the self-play actors hand the PPO learner: whole episodes (one seat's decisions in one
+// kyoku, spec section 7), each stored contiguously in decision order, as flat arrays indexed by
+// decision i in [0, size()). Torch-free, so actors fill it without touching LibTorch and the
+// learner turns it into tensors in one copy per field.
+//
+// Observations are stored as IEEE binary16 (half the memory of fp32; every value the encoder
+// writes is in [0, 1] or a small multiple of 1/4, and the recency and score planes keep 11
+// significant bits). The actors evaluate the model on the stored (rounded) observation, so the
+// learner's first-epoch probability ratio is exactly 1.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hydra/encoder/layout.hpp"
+
+namespace hydra::selfplay {
+
+inline constexpr int kActions = 46;
+inline constexpr int kContext = 16;  // model::score_context()
+inline constexpr int kOpponents = 3;
+
+struct Rollout {
+  // Per decision.
+  std::vector<std::uint16_t> obs;        // size() * encoder::kObsSize, binary16 bits
+  std::vector<float> context;            // size() * kContext, the score context
+  std::vector<std::uint64_t> legal;      // bit a: action a is legal
+  std::vector<std::int16_t> action;      // the action taken (index in the 46-space)
+  std::vector<float> logp;               // log pi_old(action) of the snapshot that acted
+  std::vector<float> value;              // V_old(observation) of that snapshot
+  std::vector<float> reward;             // reward after this decision (the kyoku reward lands on the last)
+  std::vector<std::uint8_t> done;        // 1 on an episode's last decision
+  std::vector<std::uint64_t> opp_waits;  // size() * kOpponents, relative order (shimocha, toimen,
+                                         // kamicha): tile-type mask of that opponent's waits at
+                                         // the decision, from the full table (0 = not tenpai).
+                                         // Labels of the tenpai (waits != 0) and danger heads.
+  std::vector<std::int64_t> version;     // inference-snapshot version that chose the action
+
+  // Per rollout (monitoring; not used by the loss).
+  std::int64_t games = 0;      // games finished while collecting
+  std::int64_t kyoku = 0;
+  std::int64_t decisions = 0;  // every decision taken by any agent, learner seats or not
+
+  std::size_t size() const { return action.size(); }
+  void clear();
+  void reserve(std::size_t n);
+  // Appends all of `other` (its episodes stay whole and contiguous).
+  void append(const Rollout& other);
+  // Throws InvariantError unless every per-decision array has the right length, the last
+  // decision ends an episode and every action is legal.
+  void check() const;
+};
+
+// binary16 conversion (round to nearest even; the encoder's values never overflow).
+std::uint16_t to_half(float f);
+float from_half(std::uint16_t h);
+void to_half(const float* in, std::uint16_t* out, std::size_t n);
+void from_half(const std::uint16_t* in, float* out, std::size_t n);
+
+}  // namespace hydra::selfplay

@@ -17,5 +17,8 @@ void register_export(CLI::App& app);
 void register_eval(CLI::App& app);
 void register_bot(CLI::App& app);
 void register_convert(CLI::App& app);
+void register_train(CLI::App& app);
+void register_pretrain(CLI::App& app);
+void register_grp(CLI::App& app);
 
 }  // namespace hydra::apps

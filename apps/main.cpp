@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   app.add_option("--log-file", log_file, "also append the log to this file (runs add one in their run directory)");
 
   hydra::apps::register_info(app);
+  hydra::apps::register_train(app);
+  hydra::apps::register_pretrain(app);
+  hydra::apps::register_grp(app);
   hydra::apps::register_config(app);
   hydra::apps::register_replay(app);
   hydra::apps::register_selfplay(app);

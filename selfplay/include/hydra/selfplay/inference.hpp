@@ -1,0 +1,81 @@
+#pragma once
+
+// Inference snapshots of the network for self-play, eval and bots (spec section 6): a no-grad
+// deep copy of a HydraNet on a device behind the torch-free BatchPolicy interface (policy.hpp).
+//
+// publish() copies the learner's weights into a NEW snapshot and swaps the pointer under a mutex:
+// a forward pass holds its own shared_ptr to the snapshot it started with, so a publish never
+// races a forward, and every forward that starts after publish() returned uses the new weights.
+// evaluate() enters torch::InferenceMode (and bf16 autocast on CUDA per model.cuda_bf16, on CPU
+// per model.cpu_bf16) in the calling thread, makes one host->device copy of the batch (pinned
+// staging on CUDA), and returns the masked softmax and the value. Safe to call from several
+// threads at once.
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/model/grp.hpp"
+#include "hydra/model/network.hpp"
+#include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/policy.hpp"
+
+namespace hydra::selfplay {
+
+class InferenceModel final : public BatchPolicy {
+ public:
+  // A deep copy of `net` on `device` (eval mode, no grad).
+  InferenceModel(const model::HydraNetImpl& net, torch::Device device, std::int64_t version);
+
+  void evaluate(const PolicyBatch& in, PolicyOutput out) override;
+  std::int64_t version() const override;
+
+  // Copies the learner's weights (any device) into a new snapshot and swaps it in.
+  void publish(const model::HydraNetImpl& learner, std::int64_t version);
+
+  // Every head of the network for a batch (host tensors, fp32): policy logits are raw (unmasked).
+  model::Outputs forward(const torch::Tensor& obs, const torch::Tensor& context);
+
+  torch::Device device() const { return device_; }
+  const config::ModelConfig& model_config() const { return config_; }
+
+ private:
+  struct Snapshot {
+    model::HydraNet net{nullptr};
+    std::int64_t version = 0;
+  };
+  std::shared_ptr<const Snapshot> current() const;
+  std::shared_ptr<const Snapshot> copy_of(const model::HydraNetImpl& net, std::int64_t version) const;
+
+  torch::Device device_;
+  config::ModelConfig config_;
+  mutable std::mutex mu_;
+  std::shared_ptr<const Snapshot> snapshot_;
+};
+
+// "cpu", "cuda" or "auto" (cuda when available) -> a device; throws hydra::Error otherwise.
+torch::Device resolve_device(const std::string& name);
+
+// A hydra_net checkpoint as a policy (model config from the checkpoint's config, version = its
+// step). Errors name the file.
+std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device);
+
+// GRP rewards (model::kyoku_rewards) from a checkpoint of kind "grp", on the CPU.
+class GrpRewardModel final : public KyokuRewardModel {
+ public:
+  explicit GrpRewardModel(const std::filesystem::path& path);
+  std::vector<std::array<double, 4>> rewards(const std::vector<KyokuStart>& kyoku,
+                                             const std::array<int, 4>& final_scores) override;
+
+ private:
+  model::GrpNet net_{nullptr};
+};
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,72 @@
+#pragma once
+
+// The batch policy the lock-step actors (actors.hpp) evaluate: any function from a batch of
+// (observation, score context, legal mask) to (masked action probabilities, value). Torch-free,
+// so the actors, their tests and the TSan build need no LibTorch; the torch side provides the
+// network-backed one (inference.hpp).
+//
+// evaluate() is called from the actors' dedicated inference thread, one call per model and
+// batch, never concurrently on one object by the actors; implementations used by several Actors
+// at once (a shared pool snapshot) must be safe to call from several threads.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "hydra/encoder/layout.hpp"
+
+namespace hydra::selfplay {
+
+struct PolicyBatch {
+  const float* obs = nullptr;            // n * encoder::kObsSize, [n, 85, 34]
+  const float* context = nullptr;        // n * 16, the score context (score_context below)
+  const std::uint64_t* legal = nullptr;  // n legal masks, bit a = action a (46 actions)
+  int n = 0;
+};
+
+struct PolicyOutput {
+  float* probs = nullptr;  // n * 46: softmax over the legal actions, 0 elsewhere, sums to 1
+  float* value = nullptr;  // n
+};
+
+class BatchPolicy {
+ public:
+  virtual ~BatchPolicy() = default;
+  virtual void evaluate(const PolicyBatch& in, PolicyOutput out) = 0;
+  // The snapshot's version (learner update count when it was published), stored per decision.
+  virtual std::int64_t version() const = 0;
+};
+
+// The 16-value score context of spec section 6 (the same numbers as model::score_context, which
+// lives in the torch library): `scores` in relative seat order (self, shimocha, toimen,
+// kamicha), in points.
+std::array<float, 16> score_context(const std::array<int, 4>& scores, int round, int honba);
+
+// A deterministic torch-free policy for tests and the TSan build: logits = W obs + b with fixed
+// pseudo-random weights drawn from `seed` (game/rng.hpp, one KDF stream), a masked softmax over
+// the legal actions, value = tanh(v . obs). Each row depends on its own inputs only, so results
+// are identical whatever the batch composition or thread count.
+class LinearTestPolicy final : public BatchPolicy {
+ public:
+  explicit LinearTestPolicy(std::uint64_t seed, std::int64_t version = 0);
+  void evaluate(const PolicyBatch& in, PolicyOutput out) override;
+  std::int64_t version() const override { return version_; }
+  // Rows evaluated so far (all calls).
+  std::int64_t rows() const { return rows_.load(); }
+
+ private:
+  // Weights over a compressed observation: the per-channel sums (85 features) keep the policy
+  // cheap and still observation-dependent.
+  std::vector<float> w_;  // 46 * 85
+  std::vector<float> b_;  // 46
+  std::vector<float> v_;  // 85
+  std::int64_t version_ = 0;
+  std::atomic<std::int64_t> rows_{0};
+};
+
+// Writes the masked softmax of `logits` (46) over `legal` into probs (46); the legal mask must
+// not be empty.
+void masked_softmax(const float* logits, std::uint64_t legal, float* probs);
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,35 @@
+#pragma once
+
+// A rollout as tensors, converted once per update and moved to the device once; minibatches are
+// index_select of these.
+
+#include <cstdint>
+
+#include <torch/torch.h>
+
+#include "hydra/selfplay/rollout.hpp"
+
+namespace hydra::ppo {
+
+struct RolloutTensors {
+  torch::Tensor obs;        // [N,85,34] float (from binary16: exact, every half is a float)
+  torch::Tensor context;    // [N,16] float
+  torch::Tensor legal;      // [N,46] bool
+  torch::Tensor action;     // [N] int64
+  torch::Tensor logp;       // [N] float, log pi_old(action)
+  torch::Tensor value;      // [N] float, V_old
+  torch::Tensor advantage;  // [N] float, GAE (filled by the learner)
+  torch::Tensor returns;    // [N] float, value targets (filled by the learner)
+  torch::Tensor tenpai;     // [N,3] float 0/1
+  torch::Tensor danger;     // [N,3,34] float 0/1
+
+  std::int64_t size() const { return action.defined() ? action.size(0) : 0; }
+  RolloutTensors to(const torch::Device& device) const;
+  RolloutTensors select(const torch::Tensor& index) const;  // rows `index` (int64, same device)
+};
+
+// Checks the per-decision array lengths (throws hydra::InvariantError naming the field) and
+// converts every field but advantage and returns, on the CPU.
+RolloutTensors rollout_tensors(const selfplay::Rollout& rollout);
+
+}  // namespace hydra::ppo

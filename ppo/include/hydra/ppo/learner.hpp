@@ -1,0 +1,108 @@
+#pragma once
+
+// The PPO learner (spec section 7; docs/PPO.md): owns the training network, AdamW and the
+// learning-rate schedule, and runs one PPO update per rollout. The actors evaluate a cloned
+// snapshot of net(); the trainer (trainer*.hpp) drives collection, checkpoints and metrics.
+
+#include <cstdint>
+#include <memory>
+
+#include <torch/torch.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/common/metrics.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/model/network.hpp"
+#include "hydra/model/optim.hpp"
+#include "hydra/ppo/reward_norm.hpp"
+#include "hydra/selfplay/rollout.hpp"
+
+namespace hydra::ppo {
+
+// What one update did. Losses and monitoring values are means over the minibatches stepped.
+struct UpdateStats {
+  std::int64_t update = 0;       // 0-based index of this update
+  std::int64_t samples = 0;      // decisions in the rollout
+  std::int64_t epochs = 0;       // epochs started (the last may be cut by kl_stop)
+  std::int64_t minibatches = 0;  // optimizer steps taken
+  double policy_loss = 0;        // clipped surrogate loss
+  double value_loss = 0;         // MSE to the GAE returns (normalised reward units)
+  double entropy = 0;            // mean entropy of the masked policy, nats
+  double approx_kl = 0;          // mean over minibatches of E[(r - 1) - log r] before each step
+  double approx_kl_first = 0;    // approx-KL after the first epoch (chooses epochs vs epochs_high_kl)
+  double clip_fraction = 0;      // share of samples whose ratio left [1 - clip, 1 + clip]
+  double explained_variance = 0; // of the rollout's V_old against the returns
+  double tenpai_loss = 0;
+  double danger_loss = 0;
+  double kl_anchor = 0;          // KL(pi || anchor); 0 without an anchor
+  double kl_anchor_coef = 0;
+  double grad_norm = 0;          // total gradient norm before clipping
+  double lr = 0;
+  double entropy_coef = 0;
+  double reward_std = 1;         // running return std the rewards were divided by (1: off)
+  double adv_mean = 0;           // raw GAE advantage mean and std over the rollout
+  double adv_std = 0;
+  double seconds = 0;            // wall time of update()
+  bool kl_stopped = false;       // kl_stop ended the epochs early
+
+  // Tags: loss/policy, loss/value, loss/entropy, loss/tenpai, loss/danger, loss/kl_anchor,
+  // ppo/approx_kl, ppo/approx_kl_first, ppo/clip_fraction, ppo/explained_variance,
+  // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/reward_std, ppo/adv_mean,
+  // ppo/adv_std, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
+  // perf/learner_samples_per_s.
+  metrics::Scalars scalars() const;
+};
+
+class Learner {
+ public:
+  // Network from cfg.model, initialised by init_weights with the first 8 bytes (little-endian)
+  // of stream_key(master, labels::network_init), or loaded from cfg.ppo.init when set; the KL
+  // anchor network from cfg.ppo.anchor when set (frozen, eval mode). Throws hydra::Error naming
+  // the file when a checkpoint does not load.
+  Learner(const config::Config& cfg, torch::Device device, game::MasterSeed master);
+  ~Learner();
+  Learner(const Learner&) = delete;
+  Learner& operator=(const Learner&) = delete;
+
+  // One PPO update on whole episodes (reward normalisation, GAE, epochs of shuffled minibatches
+  // from the data_order stream (update index, epoch), AdamW steps with gradient clipping).
+  UpdateStats update(const selfplay::Rollout& rollout);
+
+  // log pi(action) of every decision under the current network, evaluated as the learner sees
+  // the rollout (half observations as float, autocast as in training), in batches of
+  // ppo.minibatch. For checks that actors and learner agree (first-epoch ratio 1).
+  torch::Tensor log_probs(const selfplay::Rollout& rollout);
+
+  model::HydraNetImpl& net() { return *net_; }
+  model::HydraNet net_holder() const { return net_; }
+  torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  const torch::Device& device() const { return device_; }
+  std::int64_t updates() const { return updates_; }
+  bool has_anchor() const { return !anchor_.is_empty(); }
+  const RewardNormalizer& reward_normalizer() const { return reward_norm_; }
+  const model::WarmupCosine& schedule() const { return schedule_; }
+
+  // Coefficients for update index u (linear from *_start at u = 0 to *_end at train.max_updates).
+  double entropy_coef(std::int64_t u) const;
+  double kl_anchor_coef(std::int64_t u) const;
+
+  // Checkpoint state beyond model and optimizer: step = updates(), scheduler = the schedule,
+  // extra["ppo"] = {"updates", "reward_norm"}. restore_state throws hydra::Error when a field is
+  // missing.
+  void save_state(model::CheckpointData& out) const;
+  void restore_state(const model::CheckpointData& in);
+
+ private:
+  config::Config cfg_;
+  torch::Device device_;
+  game::MasterSeed master_;
+  model::HydraNet net_{nullptr};
+  model::HydraNet anchor_{nullptr};
+  std::unique_ptr<torch::optim::AdamW> optimizer_;
+  model::WarmupCosine schedule_;
+  RewardNormalizer reward_norm_;
+  std::int64_t updates_ = 0;
+};
+
+}  // namespace hydra::ppo

@@ -1,0 +1,78 @@
+#pragma once
+
+// The PPO objective of spec section 7 on one minibatch: clipped surrogate, value MSE (no
+// clipping), entropy bonus, optional KL anchor to a frozen (BC) policy, and the model's tenpai
+// and danger auxiliary losses; plus the monitoring numbers (approx-KL, clip fraction).
+
+#include <cstdint>
+
+#include <torch/torch.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/model/network.hpp"
+
+namespace hydra::ppo {
+
+// (adv - mean) / (std + 1e-8), std the population std of the minibatch, clipped to
+// [-clip, clip]. A batch of one (std 0) gives 0.
+torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip);
+
+// Entropy -sum_a p(a) log p(a) of the masked softmax per row [B]; illegal actions contribute 0.
+torch::Tensor masked_entropy(const torch::Tensor& logits, const torch::Tensor& legal);
+
+// KL(pi || pi_anchor) = sum over legal a of p(a) (log p(a) - log q(a)) per row [B], both
+// distributions the masked softmax of their logits over the same legal set.
+torch::Tensor masked_kl(const torch::Tensor& logits, const torch::Tensor& anchor_logits,
+                        const torch::Tensor& legal);
+
+// Auxiliary labels from the wait masks (selfplay::Rollout::opp_waits): waits [B,3] int64, bit t
+// = tile type t is a wait of that opponent. tenpai [B,3] = waits != 0; danger [B,3,34] = bit t.
+torch::Tensor tenpai_labels(const torch::Tensor& waits);
+torch::Tensor danger_labels(const torch::Tensor& waits);
+
+struct LossInput {
+  model::Outputs out;          // fp32 outputs of the training network on the minibatch
+  torch::Tensor legal;         // [B,46] bool
+  torch::Tensor action;        // [B] int64
+  torch::Tensor old_logp;      // [B] log pi_old(action) from the rollout
+  torch::Tensor advantage;     // [B] GAE advantages (normalised here when asked)
+  torch::Tensor returns;       // [B] value targets
+  torch::Tensor tenpai;        // optional [B,3] labels (tenpai_labels)
+  torch::Tensor danger;        // optional [B,3,34] labels (danger_labels)
+  torch::Tensor anchor_logits; // optional [B,46] policy logits of the anchor network
+};
+
+struct LossSettings {
+  double clip = 0.1;
+  double value_coef = 0.5;
+  double entropy_coef = 0.01;
+  double kl_anchor_coef = 0.0;  // used only when anchor_logits is defined
+  bool normalize_advantages = true;
+  double adv_clip = 5.0;
+  double w_tenpai = 0.05;       // model.w_tenpai * ppo.aux_coef
+  double w_danger = 0.05;       // model.w_danger * ppo.aux_coef
+  double focal_alpha = 0.25;
+  double focal_gamma = 2.0;
+
+  // Everything but the coefficients that change per update (entropy, KL anchor).
+  static LossSettings from_config(const config::Config& cfg);
+};
+
+struct LossTerms {
+  // total = policy + value_coef * value - entropy_coef * entropy + kl_anchor_coef * kl_anchor
+  //         + w_tenpai * tenpai + w_danger * danger   (the last three only when defined)
+  torch::Tensor total;
+  torch::Tensor policy;     // -mean min(r A, clip(r, 1 - eps, 1 + eps) A)
+  torch::Tensor value;      // mean (V - R)^2
+  torch::Tensor entropy;    // mean masked entropy
+  torch::Tensor kl_anchor;  // mean KL(pi || anchor); undefined without an anchor
+  torch::Tensor tenpai;     // BCE; undefined without labels
+  torch::Tensor danger;     // focal BCE; undefined without labels
+  // Detached monitoring scalars (0-d tensors on the input's device, read without a sync):
+  torch::Tensor approx_kl;      // mean (r - 1) - log r, r = pi(action) / pi_old(action)
+  torch::Tensor clip_fraction;  // share of samples with |r - 1| > clip
+};
+
+LossTerms ppo_loss(const LossInput& in, const LossSettings& settings);
+
+}  // namespace hydra::ppo

@@ -11,6 +11,8 @@ find_package(ZLIB REQUIRED)
 find_package(OpenSSL REQUIRED)             # SHA-256 for seeding and checkpoint sidecars
 find_package(pugixml REQUIRED)             # libpugixml-dev 1.13: Tenhou mjlog XML
 find_package(simdjson REQUIRED)            # libsimdjson-dev 3.0: bulk mjai reading
+find_package(Protobuf 3.21 REQUIRED)       # libprotobuf-dev + protobuf-compiler: TensorBoard events
+find_package(Boost 1.74 REQUIRED)          # libboost-dev (header-only): CRC-32C of event records
 if(HYDRA_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

@@ -9,7 +9,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build ccache git pkg-config python3 python3-venv
   libtbb-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   zlib1g-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libprotobuf-dev protobuf-compiler libsimdjson-dev libpugixml-dev
+  libprotobuf-dev protobuf-compiler libsimdjson-dev libpugixml-dev libboost-dev
 )
 
 missing=()

@@ -6,8 +6,10 @@
 // schema in common/proto, written with libprotobuf in TFRecord framing with masked CRC32C).
 // Every record is flushed when written, so a crash or kill -9 loses nothing already written.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,19 +54,31 @@ struct EventScalar {
 };
 std::vector<EventScalar> read_event_scalars(const std::filesystem::path& file);
 
+// CRC-32C (Castagnoli) of `size` bytes, and TFRecord's masked form of it
+// (((crc >> 15) | (crc << 17)) + 0xa282ead8), which the event files frame each record with.
+std::uint32_t crc32c(const void* data, std::size_t size);
+std::uint32_t masked_crc32c(const void* data, std::size_t size);
+
 // A progress meter for long loops: rate over the last interval and an ETA from the overall rate.
 // line() returns e.g. "1200/5000 (24.0%) 35.2/s ETA 1m48s".
 class Progress {
  public:
-  explicit Progress(std::int64_t total);  // total <= 0: unknown, no percentage or ETA
+  using Clock = std::function<double()>;  // seconds since any fixed origin
+  // total <= 0: unknown, no percentage or ETA. `clock` defaults to the steady clock (tests pass
+  // a fake one).
+  explicit Progress(std::int64_t total, Clock clock = {});
   std::string line(std::int64_t done);
   double elapsed_seconds() const;
 
  private:
+  Clock clock_;
   std::int64_t total_;
   double start_;
   double last_time_;
   std::int64_t last_done_ = 0;
 };
+
+// A duration for humans: "45s", "1m48s", "2h03m", "3d04h"; "?" when not finite or negative.
+std::string format_duration(double seconds);
 
 }  // namespace hydra::metrics

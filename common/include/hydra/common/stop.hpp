@@ -15,8 +15,10 @@ class StopSignal {
   StopSignal& operator=(const StopSignal&) = delete;
 
   bool requested() const;
-  int signal() const;  // the signal received, 0 when none
-  void request();      // as if a signal arrived (tests, --max-minutes)
+  int signal() const;  // the signal received, 0 when none (also after request() alone)
+  // Asks loops to stop as a first signal would (tests, --max-minutes); a Ctrl-C after it still
+  // counts as the first signal, not the killing second one.
+  void request();
 };
 
 }  // namespace hydra

@@ -1,0 +1,312 @@
+#include "hydra/ppo/trainer.hpp"
+
+#include <chrono>
+#include <deque>
+#include <utility>
+
+#include <oneapi/tbb/global_control.h>
+#include <torch/torch.h>
+
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/common/stop.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/model/network.hpp"
+#include "hydra/ppo/learner.hpp"
+#include "hydra/ppo/trainer_report.hpp"
+#include "hydra/ppo/trainer_run.hpp"
+#include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/inference.hpp"
+
+namespace hydra::ppo {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::uint64_t first_u64(const game::StreamKey& key) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{key.bytes()[i]} << (8 * i);
+  return v;
+}
+
+// A frozen copy of the learner's weights behind a policy: the actors' current snapshot or a
+// pool entry. `weights` is a CPU copy kept so a checkpoint can save it (the InferenceModel
+// holds its own copy on the device and does not hand it out).
+struct Snapshot {
+  std::int64_t version = 0;
+  model::HydraNet weights{nullptr};
+  std::shared_ptr<selfplay::InferenceModel> policy;
+};
+
+model::HydraNet cpu_copy(const model::HydraNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  return model::HydraNet(std::dynamic_pointer_cast<model::HydraNetImpl>(net.clone(torch::kCPU)));
+}
+
+void save_weights(const model::HydraNetImpl& net, const std::string& prefix, model::CheckpointData& out) {
+  for (const auto& p : net.named_parameters()) out.tensors[prefix + p.key()] = p.value().detach().to(torch::kCPU);
+  for (const auto& b : net.named_buffers()) out.tensors[prefix + b.key()] = b.value().detach().to(torch::kCPU);
+}
+
+model::HydraNet load_weights(const config::ModelConfig& cfg, const std::string& prefix,
+                             const model::CheckpointData& in, const std::string& file) {
+  model::HydraNet net(cfg);
+  torch::NoGradGuard no_grad;
+  auto copy_in = [&](const std::string& name, torch::Tensor& dst) {
+    const auto it = in.tensors.find(prefix + name);
+    if (it == in.tensors.end()) throw Error(file + ": checkpoint lacks tensor '" + prefix + name + "'");
+    if (!it->second.sizes().equals(dst.sizes()))
+      throw Error(file + ": tensor '" + prefix + name + "' has the wrong shape");
+    dst.copy_(it->second);
+  };
+  for (auto& p : net->named_parameters()) copy_in(p.key(), p.value());
+  for (auto& b : net->named_buffers()) copy_in(b.key(), b.value());
+  return net;
+}
+
+bool any_checkpoint(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".ckpt") return true;
+  return false;
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+  TrainOptions opt;
+  PreparedRun run;
+  torch::Device device{torch::kCPU};
+  std::unique_ptr<oneapi::tbb::global_control> thread_limit;
+  std::unique_ptr<Learner> learner;
+  Snapshot current;              // what the learner's seats play with
+  std::deque<Snapshot> pool;     // newest last, at most selfplay.pool_size
+  std::shared_ptr<selfplay::BatchPolicy> baseline;
+  std::unique_ptr<selfplay::Actors> actors;
+  std::unique_ptr<model::CheckpointDir> checkpoints;
+  std::unique_ptr<metrics::MetricsWriter> metrics;
+
+  // Run totals, saved in checkpoints (extra["trainer"]).
+  std::int64_t games_total = 0;
+  std::int64_t samples_total = 0;
+  double best_rank = 0;          // lowest checkpoint-window rank vs the baseline; 0 = none yet
+  // Learner ranks vs the baseline since the last checkpoint (chooses `best`).
+  double window_rank_sum = 0;
+  std::int64_t window_rank_n = 0;
+  std::int64_t last_saved_step = -1;
+  metrics::Scalars last_scalars;
+
+  const config::Config& cfg() const { return run.config; }
+
+  Snapshot make_snapshot(std::int64_t version, bool keep_weights) {
+    Snapshot s;
+    s.version = version;
+    s.policy = std::make_shared<selfplay::InferenceModel>(learner->net(), device, version);
+    if (keep_weights) s.weights = cpu_copy(learner->net());
+    return s;
+  }
+
+  void add_pool(Snapshot s) {
+    actors->add_to_pool(s.policy);
+    pool.push_back(std::move(s));
+    while (pool.size() > static_cast<std::size_t>(cfg().selfplay.pool_size)) pool.pop_front();
+  }
+
+  void start_fresh();
+  void resume();
+  fs::path save_checkpoint(std::int64_t step);
+};
+
+void Trainer::Impl::start_fresh() {
+  // Anything that draws from torch's global generator starts from the run's seed; the streams
+  // the loop itself uses are KDF children of the master seed (learner, actors).
+  torch::manual_seed(first_u64(game::stream_key(game::MasterSeed{run.seed}, game::labels::network_init, {1})));
+  learner = std::make_unique<Learner>(cfg(), device, game::MasterSeed{run.seed});
+  current = make_snapshot(0, cfg().selfplay.refresh_every > 1);
+  actors = std::make_unique<selfplay::Actors>(cfg(), game::MasterSeed{run.seed}, current.policy, baseline);
+  // The pool starts with the initial network so pool games have an opponent from update 1.
+  add_pool(make_snapshot(0, true));
+  metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, std::int64_t{0});
+}
+
+void Trainer::Impl::resume() {
+  learner = std::make_unique<Learner>(cfg(), device, game::MasterSeed{run.seed});
+  fs::path file;
+  std::optional<model::CheckpointData> data =
+      checkpoints->load_latest(&learner->net(), &learner->optimizer(), {}, &file);
+  if (!data) throw Error("--resume: no checkpoint in " + checkpoints->dir().string());
+  const std::string name = file.string();
+  std::string refused;
+  for (const ConfigChange& c : config_changes(data->config, nlohmann::json(config::to_json(cfg()))))
+    if (!resume_may_differ(c.key)) refused += "\n  " + c.key + ": " + c.saved + " in the checkpoint, " + c.now + " now";
+  if (!refused.empty())
+    throw Error("--resume: " + name + " was written with a config that differs in keys that change the training:" + refused);
+  learner->restore_state(*data);
+
+  const nlohmann::json& t = data->extra.at("trainer");
+  games_total = t.at("games").get<std::int64_t>();
+  samples_total = t.at("samples").get<std::int64_t>();
+  best_rank = t.at("best_rank").get<double>();
+  const std::int64_t current_version = t.at("snapshot_version").get<std::int64_t>();
+  if (current_version == data->step) {
+    current = make_snapshot(current_version, cfg().selfplay.refresh_every > 1);
+  } else {
+    current.version = current_version;
+    current.weights = load_weights(cfg().model, "snapshot/", *data, name);
+    current.policy = std::make_shared<selfplay::InferenceModel>(*current.weights, device, current_version);
+  }
+  actors = std::make_unique<selfplay::Actors>(cfg(), game::MasterSeed{run.seed}, current.policy, baseline);
+  const nlohmann::json& versions = t.at("pool_versions");
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    Snapshot s;
+    s.version = versions[i].get<std::int64_t>();
+    s.weights = load_weights(cfg().model, "pool/" + std::to_string(i) + "/", *data, name);
+    s.policy = std::make_shared<selfplay::InferenceModel>(*s.weights, device, s.version);
+    add_pool(std::move(s));
+  }
+  actors->restore(data->extra.at("actors"));
+  last_saved_step = data->step;
+  metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, data->step);
+  log::info("train: resumed from {} at update {} ({} games played so far)", name, data->step, games_total);
+}
+
+fs::path Trainer::Impl::save_checkpoint(std::int64_t step) {
+  model::CheckpointData data;
+  learner->save_state(data);
+  HYDRA_CHECK(data.step == step, "learner state step differs from the trainer's");
+  data.config = config::to_json(cfg());
+  data.metrics = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : last_scalars) data.metrics[k] = v;
+  data.extra["actors"] = actors->state();
+  nlohmann::ordered_json versions = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    versions.push_back(pool[i].version);
+    save_weights(*pool[i].weights, "pool/" + std::to_string(i) + "/", data);
+  }
+  if (current.version != step) save_weights(*current.weights, "snapshot/", data);
+
+  bool is_best = false;
+  if (window_rank_n > 0) {
+    const double rank = window_rank_sum / static_cast<double>(window_rank_n);
+    is_best = best_rank == 0 || rank < best_rank;
+    if (is_best) best_rank = rank;
+  }
+  window_rank_sum = 0;
+  window_rank_n = 0;
+  data.extra["trainer"] = {{"games", games_total},
+                           {"samples", samples_total},
+                           {"best_rank", best_rank},
+                           {"snapshot_version", current.version},
+                           {"pool_versions", versions}};
+  const fs::path file = checkpoints->save(data, learner->net(), &learner->optimizer(), is_best);
+  last_saved_step = step;
+  log::info("train: checkpoint {} (update {}){}", file.string(), step, is_best ? ", best so far" : "");
+  return file;
+}
+
+Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.opt = std::move(options);
+  const fs::path dir = m.opt.run_dir.empty() ? fs::path(config.run.dir) : m.opt.run_dir;
+  m.run = prepare_run(std::move(config), dir, m.opt.resume, any_checkpoint(dir / "checkpoints"));
+  if (m.opt.log_file) log::add_file(m.run.paths.log());
+  const config::Config& cfg = m.run.config;
+
+  if (cfg.run.threads > 0) {
+    m.thread_limit = std::make_unique<oneapi::tbb::global_control>(
+        oneapi::tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cfg.run.threads));
+    torch::set_num_threads(cfg.run.threads);
+  }
+  m.device = selfplay::resolve_device(cfg.run.device);
+  if (cfg.selfplay.baseline.rfind("bot:", 0) != 0) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
+  m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
+
+  log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}", cfg.run.name,
+            m.run.paths.root.string(), m.run.seed, m.run.seed_drawn ? " (drawn)" : "", m.device.str(),
+            cfg.model.blocks, cfg.model.channels);
+  if (m.opt.resume) m.resume();
+  else m.start_fresh();
+  if (!cfg.selfplay.grp.empty()) m.actors->set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
+  if (m.opt.write_game_logs) m.actors->set_log_dir(m.run.paths.root / "games");
+}
+
+Trainer::~Trainer() = default;
+
+const config::Config& Trainer::config() const { return impl_->cfg(); }
+
+TrainResult Trainer::run() {
+  Impl& m = *impl_;
+  const config::Config& cfg = m.cfg();
+  TrainResult result;
+  result.run_dir = m.run.paths.root;
+  result.seed = m.run.seed;
+  result.start_step = m.learner->updates();
+  std::int64_t step = result.start_step;
+  const std::int64_t max_updates = cfg.train.max_updates;
+  const auto session_start = Clock::now();
+  if (step >= max_updates) log::info("train: the run is already at update {} of {}", step, max_updates);
+
+  while (step < max_updates) {
+    const auto t0 = Clock::now();
+    const selfplay::Rollout rollout = m.actors->collect(cfg.ppo.rollout_samples);
+    const double collect_seconds = seconds_since(t0);
+    const auto t1 = Clock::now();
+    const UpdateStats stats = m.learner->update(rollout);
+    const double update_seconds = seconds_since(t1);
+    step = m.learner->updates();
+    const selfplay::ActorStats actor_stats = m.actors->take_stats();
+    m.games_total += actor_stats.games;
+    m.samples_total += static_cast<std::int64_t>(rollout.size());
+
+    if (step % cfg.selfplay.refresh_every == 0) {
+      m.current.policy->publish(m.learner->net(), step);
+      m.current.version = step;
+      if (cfg.selfplay.refresh_every > 1) m.current.weights = cpu_copy(m.learner->net());
+    }
+    if (step % cfg.selfplay.pool_every == 0) m.add_pool(m.make_snapshot(step, true));
+
+    metrics::Scalars scalars = stats.scalars();
+    for (auto& kv : actor_scalars(actor_stats, collect_seconds, update_seconds)) scalars.push_back(std::move(kv));
+    scalars.emplace_back("selfplay/games_total", static_cast<double>(m.games_total));
+    scalars.emplace_back("selfplay/snapshot_version", static_cast<double>(m.current.version));
+    const auto& baseline_kind = actor_stats.kinds[static_cast<std::size_t>(selfplay::OpponentKind::baseline)];
+    for (std::size_t r = 0; r < baseline_kind.ranks.size(); ++r) {
+      m.window_rank_sum += static_cast<double>(baseline_kind.ranks[r]) * static_cast<double>(r + 1);
+      m.window_rank_n += baseline_kind.ranks[r];
+    }
+    m.last_scalars = scalars;
+    if (m.opt.on_update) m.opt.on_update(step, scalars);
+
+    const double elapsed = seconds_since(session_start);
+    if (step % cfg.train.log_every == 0 || step == max_updates) {
+      m.metrics->write(step, scalars);
+      const double per_update = elapsed / static_cast<double>(step - result.start_step);
+      if (m.opt.progress)
+        log::info("{}", progress_line(step, max_updates, scalars, per_update * static_cast<double>(max_updates - step)));
+    }
+
+    std::string reason;
+    if (step >= max_updates) reason = "max_updates";
+    else if (m.opt.stop != nullptr && m.opt.stop->requested()) reason = "signal";
+    else if (cfg.train.max_minutes > 0 && elapsed >= cfg.train.max_minutes * 60.0) reason = "max_minutes";
+    if (step % cfg.train.checkpoint_every == 0 || !reason.empty()) result.last_checkpoint = m.save_checkpoint(step);
+    if (!reason.empty()) {
+      result.stop_reason = reason;
+      break;
+    }
+  }
+  result.step = step;
+  if (result.stop_reason.empty()) result.stop_reason = "max_updates";
+  log::info("train: stopped at update {} ({}) after {}; games played {}, samples {}", step, result.stop_reason,
+            human_duration(seconds_since(session_start)), m.games_total, m.samples_total);
+  log::flush();
+  return result;
+}
+
+}  // namespace hydra::ppo

@@ -16,29 +16,33 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hydra/data/game_log.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/seed.hpp"
+#include "hydra/game/table_rules.hpp"
 
 namespace hydra::data {
 
 inline constexpr int kSampleActions = 46;
 inline constexpr int kSampleContext = 16;
+inline constexpr int kSampleDanger = 3 * encoder::kTiles;
 
-// Decision types for per-type accuracy (spec section 7).
+// Decision types for per-type accuracy (spec section 7), named by the action taken.
 enum class DecisionType : std::uint8_t { discard, riichi, chi, pon, kan, agari, pass };
 inline constexpr int kDecisionTypes = 7;
 std::string_view to_string(DecisionType t);
-// The type of a decision from the action taken: discards 0-36, riichi, chi (3), pon, kan,
-// agari, pass (ryuukyoku = kyuushu counts as pass... see dataset.cpp).
+// The type of a decision from the action taken: discards 0-36, riichi 37, chi 38-40, pon 41,
+// kan 42, agari 43, pass 45; kyuushu kyuuhai (44) declines to play the hand on and counts as
+// pass. The second, kan-select decision (a tile type 0-33) is typed kan by extract_samples.
 DecisionType decision_type(int action);
 
 // A batch of n samples, structure of arrays, row i = sample i.
 struct SampleBatch {
   std::vector<float> obs;               // n * kObsSize (85 x 34, fp32)
-  std::vector<float> context;           // n * 16 score context (model::score_context)
+  std::vector<float> context;           // n * 16 score context (score_context below)
   std::vector<std::uint8_t> legal;      // n * 46, 1 = legal
   std::vector<std::int64_t> action;     // the logged action (46-space)
   std::vector<float> value;             // final placement points of the acting seat (3, 1, -1, -3)
@@ -48,6 +52,11 @@ struct SampleBatch {
   std::vector<std::uint8_t> type;       // DecisionType
   std::size_t size() const { return action.size(); }
   void clear();
+  // Appends row i of `src` (which must not be this batch).
+  void append(const SampleBatch& src, std::size_t i);
+  // Row j becomes a copy of row i (both of this batch); pop_back drops the last row.
+  void copy_row(std::size_t i, std::size_t j);
+  void pop_back();
 };
 
 struct DatasetOptions {
@@ -59,6 +68,7 @@ struct DatasetOptions {
   int shuffle_buffer = 65536;
   bool repeat = true;               // start another pass (epoch) at the end; validation: false
   int files_in_flight = 0;          // files decoded at once (0 = 4 x hardware threads)
+  std::string rules = "tenhou";     // the table rules the logs are replayed under (a preset name)
 };
 
 struct BadFile {
@@ -71,6 +81,7 @@ struct DatasetReport {
   std::int64_t files_read = 0;
   std::int64_t samples = 0;       // produced so far
   std::int64_t epochs = 0;        // passes completed
+  std::int64_t buffer_peak = 0;   // most samples the shuffle buffer ever held (<= shuffle_buffer)
   std::vector<BadFile> bad;       // each bad file once (not again in later passes)
   double seconds_gunzip = 0, seconds_parse = 0, seconds_replay = 0, seconds_encode = 0;  // CPU time shares
 };
@@ -95,8 +106,39 @@ class Dataset {
   std::unique_ptr<Impl> impl_;
 };
 
-// Every sample of one game (no shuffle, no augmentation), in event order: what the stream is
-// made of. Throws hydra::Error naming `name` and the event on an illegal event.
+// Where extract_samples spent its time and what it saw; per-sample fields let tests tie every
+// sample back to its event.
+struct ExtractStats {
+  int actions = 0;      // logged decisions of the seats (dahai, reach, calls, kans, hora, kyuushu)
+  int forced = 0;       // ... of them taken where they were the only legal action (no sample)
+  int passes = 0;       // samples whose label is a pass
+  int kan_selects = 0;  // second, kan-select samples
+  double seconds_replay = 0, seconds_encode = 0;
+  std::vector<int> sample_event;  // per sample appended: the index of the event that resolved it
+                                  // (the seat's action, or the event that closed a passed chance)
+  std::vector<int> sample_seat;   // per sample appended: the absolute seat deciding
+};
+
+// Every sample of one game (no shuffle, no augmentation), in the order the decisions opened,
+// appended to `out`. Throws hydra::Error naming `name` and the event ("name:N", N the 1-based
+// event position, as replay.hpp) on an illegal event; `out` is then left as it was.
 void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out);
+void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out, const game::TableRules& rules,
+                     ExtractStats* stats = nullptr);
+
+// Reads one log file in any format read_log() takes, timing mjai gunzip and parsing apart.
+GameLog read_game(const std::filesystem::path& path, double* seconds_gunzip, double* seconds_parse);
+
+// The 16-value score context of spec section 6, the same values as model::score_context (torch
+// library; documented in model/network.hpp): `scores` in relative seat order (self, shimocha,
+// toimen, kamicha), points; [0,4) score / 100k, [4,10) gaps s_i - s_j / 100k for (0,1) (0,2)
+// (0,3) (1,2) (1,3) (2,3), [10,14) points to the next higher distinct score / 100k (0 for the
+// top), 14 round / 8 clipped to 1, 15 honba / 10.
+std::array<float, kSampleContext> score_context(const std::array<int, 4>& scores, int round, int honba);
+// Final ranks (0 = first) of the absolute seats; ties go to the seat nearer the first dealer
+// (seat 0), as model::final_ranks.
+std::array<int, 4> final_ranks(const game::Scores& scores);
+// The index of a rank tuple in lexicographic order of the 24 permutations (model/grp.hpp).
+int rank_permutation_index(const std::array<int, 4>& ranks);
 
 }  // namespace hydra::data

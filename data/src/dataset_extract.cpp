@@ -1,0 +1,444 @@
+// extract_samples: one game replayed through the four seats' observers; every decision point of
+// a seat becomes one sample labelled with what the log says the seat did.
+//
+// A decision opens when an event leaves a seat with a phase (its draw, its call, its riichi, or
+// another seat's discard or kan it may answer) and closes at the event that answers it: the
+// seat's own action, or, for a chance to respond, the event that shows it was let go (the next
+// draw, another seat's call, the end of the kyoku). The observation is taken when the decision
+// opens: later events of the same moment (reach_accepted, a second ron) are not yet known to the
+// seat. Only a dora revealed after a rinshan draw comes before the seat's discard, and refreshes
+// the observation.
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "hydra/common/error.hpp"
+#include "hydra/data/dataset.hpp"
+#include "hydra/encoder/encoder.hpp"
+
+namespace hydra::data {
+namespace {
+
+using encoder::kObsSize;
+using encoder::kTiles;
+using game::Action;
+using game::Event;
+using game::EventType;
+using game::Legal;
+using game::Phase;
+using game::Seat;
+
+constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+bool is_action(EventType t) {
+  switch (t) {
+    case EventType::dahai:
+    case EventType::reach:
+    case EventType::chi:
+    case EventType::pon:
+    case EventType::daiminkan:
+    case EventType::kakan:
+    case EventType::ankan:
+    case EventType::hora: return true;
+    default: return false;
+  }
+}
+
+bool same_types(const game::Consumed& a, const game::Consumed& b) {
+  if (a.size() != b.size()) return false;
+  // Multisets of tile types: sorted, the unused slots past any tile type.
+  std::array<int, 4> ta{99, 99, 99, 99}, tb{99, 99, 99, 99};
+  for (int k = 0; k < a.size(); ++k) {
+    ta[ix(k)] = a[k].type().index();
+    tb[ix(k)] = b[k].type().index();
+  }
+  std::sort(ta.begin(), ta.end());
+  std::sort(tb.begin(), tb.end());
+  return ta == tb;
+}
+
+// The tile type a kan names in the kan-select decision.
+game::TileType kan_type(const Event& e) { return e.type == EventType::ankan ? e.consumed[0].type() : e.pai.type(); }
+
+// The action of `legal` that the logged event `e` is, or -1 (with why) when none is.
+int action_of(const Event& e, const Legal& legal, std::string& why) {
+  auto need = [&](int a) {
+    if (!legal.has(Action(a))) {
+      why = game::to_string(Action(a)) + " is not legal (phase " + std::string(game::to_string(legal.phase)) +
+            ", legal: " + game::to_string(legal.mask) + ")";
+      return -1;
+    }
+    return a;
+  };
+  switch (e.type) {
+    case EventType::dahai: return need(Action::discard(e.pai).index());
+    case EventType::reach: return need(Action::kRiichi);
+    case EventType::chi:
+      for (int a = Action::kChiLow; a <= Action::kChiHigh; ++a)
+        if (legal.has(Action(a)) && legal.move(Action(a)).target == e.target &&
+            same_types(legal.move(Action(a)).consumed, e.consumed))
+          return a;
+      why = "this chi is not legal (legal: " + game::to_string(legal.mask) + ")";
+      return -1;
+    case EventType::pon:
+      if (legal.has(Action(Action::kPon)) && legal.move(Action(Action::kPon)).target != e.target) {
+        why = "pon from the wrong seat";
+        return -1;
+      }
+      return need(Action::kPon);
+    case EventType::daiminkan:
+    case EventType::kakan:
+    case EventType::ankan:
+      for (const game::Move& k : legal.kans)
+        if (k.type == e.type && (k.type == EventType::ankan ? k.consumed[0].type() : k.pai.type()) == kan_type(e))
+          return need(Action::kKan);
+      why = std::string(game::to_string(e.type)) + " of " + std::string(game::mjai_name(game::Pai(kan_type(e)))) + " is not legal";
+      return -1;
+    case EventType::hora:
+      if (legal.has(Action(Action::kAgari)) && legal.move(Action(Action::kAgari)).target != e.target) {
+        why = "agari from the wrong seat";
+        return -1;
+      }
+      return need(Action::kAgari);
+    case EventType::ryukyoku: return need(Action::kRyukyoku);
+    default: why = std::string(game::to_string(e.type)) + " is not a decision"; return -1;
+  }
+}
+
+// The scores the game ended with: end_game's, or for a log that stops early the last ones given.
+game::Scores final_scores(const GameLog& log) {
+  game::Scores last{};
+  for (const Event& e : log.events) {
+    switch (e.type) {
+      case EventType::start_kyoku:
+      case EventType::reach_accepted:
+      case EventType::hora:
+      case EventType::ryukyoku: last = e.scores; break;
+      case EventType::end_game:
+        if (e.scores != game::Scores{}) last = e.scores;
+        break;
+      default: break;
+    }
+  }
+  return last;
+}
+
+class Extractor {
+ public:
+  Extractor(const GameLog& log, std::string_view name, SampleBatch& out, const game::TableRules& rules, ExtractStats& stats)
+      : log_(log), name_(name), out_(out), stats_(stats),
+        obs_{encoder::Observer(Seat(0), rules), encoder::Observer(Seat(1), rules), encoder::Observer(Seat(2), rules),
+             encoder::Observer(Seat(3), rules)},
+        base_(out.size()) {
+    const std::array<int, 4> ranks = final_ranks(final_scores(log));
+    for (int s = 0; s < game::kNumSeats; ++s) {
+      value_[ix(s)] = static_cast<float>(rules.uma_train[ix(ranks[ix(s)])]);
+      std::array<int, 4> rel{};
+      for (int k = 0; k < 4; ++k) rel[ix(k)] = ranks[ix((s + k) % 4)];
+      grp_[ix(s)] = rank_permutation_index(rel);
+    }
+  }
+
+  void run() {
+    for (i_ = 0; i_ < log_.events.size(); ++i_) {
+      const Event& e = log_.events[i_];
+      std::array<bool, game::kNumSeats> refresh{};
+      for (int s = 0; s < game::kNumSeats; ++s) {
+        if (open_[ix(s)].active) refresh[ix(s)] = resolve(s, e);
+        else if (e.actor == Seat(s) && (is_action(e.type)))
+          fail("seat " + std::to_string(s) + " acts without a decision: " + game::describe(e));
+      }
+      if (e.type == EventType::ryukyoku && e.reason == game::RyukyokuReason::kyushukyuhai && !kyushu_)
+        fail("kyuushu kyuuhai by no seat whose turn it is");
+      kyushu_ = false;
+      const auto t0 = Clock::now();
+      for (int s = 0; s < game::kNumSeats; ++s) {
+        try {
+          obs_[ix(s)].apply(e);
+        } catch (const Error& err) {
+          fail("seat " + std::to_string(s) + "'s view rejects the event: " + err.what() + " [" + game::describe(e) + "]");
+        }
+      }
+      stats_.seconds_replay += seconds_since(t0);
+      for (int s = 0; s < game::kNumSeats; ++s) {
+        Open& o = open_[ix(s)];
+        if (refresh[ix(s)] && o.row >= 0) encode(s, ix(o.row));
+        if (!o.active && obs_[ix(s)].view().phase() != Phase::idle) start(s);
+      }
+    }
+  }
+
+ private:
+  struct Open {
+    bool active = false;
+    long row = -1;  // the sample's row in out_, -1 for a forced decision (one legal action)
+    Legal legal;
+  };
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw Error(std::string(name_) + ":" + std::to_string(i_ + 1) + ": " + why);
+  }
+
+  void encode(int s, std::size_t row) {
+    const auto t0 = Clock::now();
+    const encoder::Obs& o = obs_[ix(s)].encode();
+    std::memcpy(out_.obs.data() + row * ix(kObsSize), o.v.data(), sizeof(float) * ix(kObsSize));
+    stats_.seconds_encode += seconds_since(t0);
+  }
+
+  // A new row for seat s with everything but the action, which resolve() fills in.
+  std::size_t add_row(int s, game::ActionMask mask) {
+    const std::size_t row = out_.size();
+    out_.obs.resize(out_.obs.size() + ix(kObsSize));
+    const game::PlayerView& v = obs_[ix(s)].view();
+    std::array<int, 4> rel{};
+    for (int k = 0; k < 4; ++k) rel[ix(k)] = v.scores()[ix((s + k) % 4)];
+    const auto ctx = score_context(rel, (v.bakaze().index() - 27) * 4 + v.kyoku() - 1, v.honba());
+    out_.context.insert(out_.context.end(), ctx.begin(), ctx.end());
+    for (int a = 0; a < kSampleActions; ++a) out_.legal.push_back(mask.test(Action(a)) ? 1 : 0);
+    out_.action.push_back(Action::kPass);
+    out_.value.push_back(value_[ix(s)]);
+    out_.grp.push_back(grp_[ix(s)]);
+    for (int k = 1; k < 4; ++k) out_.tenpai.push_back(obs_[ix((s + k) % 4)].view().tenpai() ? 1.0F : 0.0F);
+    for (int k = 1; k < 4; ++k) {
+      const game::TileMask w = obs_[ix((s + k) % 4)].view().waits();
+      for (int t = 0; t < kTiles; ++t) out_.danger.push_back(w.contains(game::TileType(t)) ? 1.0F : 0.0F);
+    }
+    out_.type.push_back(static_cast<std::uint8_t>(DecisionType::pass));
+    stats_.sample_event.push_back(-1);
+    stats_.sample_seat.push_back(s);
+    return row;
+  }
+
+  void start(int s) {
+    Open& o = open_[ix(s)];
+    const auto t0 = Clock::now();
+    obs_[ix(s)].view().legal(o.legal);
+    stats_.seconds_replay += seconds_since(t0);
+    const bool respond = o.legal.phase == Phase::response || o.legal.phase == Phase::chankan;
+    if (o.legal.mask.count() <= 1 && respond) return;  // only a pass: no choice, nothing to label
+    o.active = true;
+    o.row = -1;
+    if (o.legal.mask.count() > 1) {
+      o.row = static_cast<long>(add_row(s, o.legal.mask));
+      encode(s, ix(o.row));
+    }
+  }
+
+  void label(const Open& o, int action, DecisionType type) {
+    if (o.row < 0) return;
+    const std::size_t row = ix(static_cast<int>(o.row));
+    out_.action[row] = action;
+    out_.type[row] = static_cast<std::uint8_t>(type);
+    stats_.sample_event[row - base_] = static_cast<int>(i_);
+    if (action == Action::kPass) ++stats_.passes;
+  }
+
+  // Closes seat s's decision if event e answers it; returns whether it stays open and its
+  // observation must be taken again after e (a dora before the discard).
+  bool resolve(int s, const Event& e) {
+    Open& o = open_[ix(s)];
+    const bool respond = o.legal.phase == Phase::response || o.legal.phase == Phase::chankan;
+    const bool kyushu = e.type == EventType::ryukyoku && o.legal.phase == Phase::turn &&
+                        (e.reason == game::RyukyokuReason::kyushukyuhai ||
+                         (e.reason == game::RyukyokuReason::unknown && o.legal.has(Action(Action::kRyukyoku))));
+    if ((e.actor == Seat(s) && is_action(e.type)) || kyushu) {
+      std::string why;
+      const int a = action_of(e, o.legal, why);
+      if (a < 0) fail("illegal " + std::string(game::to_string(e.type)) + " by seat " + std::to_string(s) + ": " + why +
+                      " [" + game::describe(e) + "]");
+      if (kyushu) kyushu_ = true;
+      ++stats_.actions;
+      if (o.row < 0) ++stats_.forced;
+      label(o, a, decision_type(a));
+      if (a == Action::kKan && o.legal.kans.size() > 1) kan_select(s, o, e);
+      o.active = false;
+      return false;
+    }
+    const bool keeps = e.type == EventType::none || e.type == EventType::dora || e.type == EventType::reach_accepted ||
+                       (e.type == EventType::hora && respond);
+    if (keeps) return e.type == EventType::dora && !respond;
+    if (!respond)
+      fail("seat " + std::to_string(s) + "'s " + std::string(game::to_string(o.legal.phase)) +
+           " decision ends without its action: " + game::describe(e));
+    label(o, Action::kPass, DecisionType::pass);
+    o.active = false;
+    return false;
+  }
+
+  // The second decision when several kans were possible: which one (a tile type), same view.
+  void kan_select(int s, const Open& o, const Event& e) {
+    const game::ActionMask mask = o.legal.kan_select_mask();
+    const Action t = Action::kan_select(kan_type(e));
+    if (!mask.test(t)) fail("kan of a tile that is not a candidate [" + game::describe(e) + "]");
+    const std::size_t row = add_row(s, mask);
+    std::memcpy(out_.obs.data() + row * ix(kObsSize), out_.obs.data() + ix(static_cast<int>(o.row)) * ix(kObsSize),
+                sizeof(float) * ix(kObsSize));
+    out_.action[row] = t.index();
+    out_.type[row] = static_cast<std::uint8_t>(DecisionType::kan);
+    stats_.sample_event[row - base_] = static_cast<int>(i_);
+    ++stats_.kan_selects;
+  }
+
+  const GameLog& log_;
+  std::string_view name_;
+  SampleBatch& out_;
+  ExtractStats& stats_;
+  std::array<encoder::Observer, game::kNumSeats> obs_;
+  std::array<Open, game::kNumSeats> open_{};
+  std::array<float, game::kNumSeats> value_{};
+  std::array<std::int64_t, game::kNumSeats> grp_{};
+  std::size_t base_;
+  std::size_t i_ = 0;
+  bool kyushu_ = false;
+};
+
+void truncate(SampleBatch& b, std::size_t n) {
+  b.obs.resize(n * ix(kObsSize));
+  b.context.resize(n * ix(kSampleContext));
+  b.legal.resize(n * ix(kSampleActions));
+  b.action.resize(n);
+  b.value.resize(n);
+  b.grp.resize(n);
+  b.tenpai.resize(n * 3);
+  b.danger.resize(n * ix(kSampleDanger));
+  b.type.resize(n);
+}
+
+}  // namespace
+
+std::string_view to_string(DecisionType t) {
+  switch (t) {
+    case DecisionType::discard: return "discard";
+    case DecisionType::riichi: return "riichi";
+    case DecisionType::chi: return "chi";
+    case DecisionType::pon: return "pon";
+    case DecisionType::kan: return "kan";
+    case DecisionType::agari: return "agari";
+    case DecisionType::pass: return "pass";
+  }
+  return "?";
+}
+
+DecisionType decision_type(int action) {
+  if (action < Action::kRiichi) return DecisionType::discard;
+  if (action == Action::kRiichi) return DecisionType::riichi;
+  if (action <= Action::kChiHigh) return DecisionType::chi;
+  if (action == Action::kPon) return DecisionType::pon;
+  if (action == Action::kKan) return DecisionType::kan;
+  if (action == Action::kAgari) return DecisionType::agari;
+  return DecisionType::pass;
+}
+
+void SampleBatch::clear() { truncate(*this, 0); }
+
+void SampleBatch::append(const SampleBatch& src, std::size_t i) {
+  HYDRA_CHECK(&src != this, "SampleBatch::append from itself");
+  auto add = [i](auto& dst, const auto& from, std::size_t width) {
+    dst.insert(dst.end(), from.begin() + static_cast<std::ptrdiff_t>(i * width),
+               from.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
+  };
+  add(obs, src.obs, ix(kObsSize));
+  add(context, src.context, ix(kSampleContext));
+  add(legal, src.legal, ix(kSampleActions));
+  add(action, src.action, 1);
+  add(value, src.value, 1);
+  add(grp, src.grp, 1);
+  add(tenpai, src.tenpai, 3);
+  add(danger, src.danger, ix(kSampleDanger));
+  add(type, src.type, 1);
+}
+
+void SampleBatch::copy_row(std::size_t i, std::size_t j) {
+  if (i == j) return;
+  auto copy = [i, j](auto& v, std::size_t width) {
+    std::copy_n(v.begin() + static_cast<std::ptrdiff_t>(i * width), width, v.begin() + static_cast<std::ptrdiff_t>(j * width));
+  };
+  copy(obs, ix(kObsSize));
+  copy(context, ix(kSampleContext));
+  copy(legal, ix(kSampleActions));
+  copy(action, 1);
+  copy(value, 1);
+  copy(grp, 1);
+  copy(tenpai, 3);
+  copy(danger, ix(kSampleDanger));
+  copy(type, 1);
+}
+
+void SampleBatch::pop_back() {
+  HYDRA_CHECK(size() > 0, "pop_back on an empty SampleBatch");
+  truncate(*this, size() - 1);
+}
+
+void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out) {
+  extract_samples(log, name, out, game::table_rules("tenhou"));
+}
+
+void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out, const game::TableRules& rules,
+                     ExtractStats* stats) {
+  ExtractStats local;
+  ExtractStats& st = stats ? *stats : local;
+  const std::size_t rows = out.size();
+  const std::size_t stat_rows = st.sample_event.size();
+  const ExtractStats counts{st.actions, st.forced, st.passes, st.kan_selects, st.seconds_replay, st.seconds_encode, {}, {}};
+  try {
+    Extractor x(log, name, out, rules, st);
+    x.run();
+  } catch (...) {
+    // A bad game leaves no trace: not half its samples, not its counts.
+    truncate(out, rows);
+    st.sample_event.resize(stat_rows);
+    st.sample_seat.resize(stat_rows);
+    st.actions = counts.actions;
+    st.forced = counts.forced;
+    st.passes = counts.passes;
+    st.kan_selects = counts.kan_selects;
+    throw;
+  }
+}
+
+std::array<float, kSampleContext> score_context(const std::array<int, 4>& scores, int round, int honba) {
+  constexpr double kScale = 100000.0;
+  std::array<float, kSampleContext> ctx{};
+  for (std::size_t i = 0; i < 4; ++i) ctx[i] = static_cast<float>(scores[i] / kScale);
+  std::size_t k = 4;
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = i + 1; j < 4; ++j) ctx[k++] = static_cast<float>((scores[i] - scores[j]) / kScale);
+  for (std::size_t i = 0; i < 4; ++i) {
+    int need = 0;
+    for (std::size_t j = 0; j < 4; ++j)
+      if (scores[j] > scores[i] && (need == 0 || scores[j] - scores[i] < need)) need = scores[j] - scores[i];
+    ctx[10 + i] = static_cast<float>(need / kScale);
+  }
+  ctx[14] = std::min(1.0F, static_cast<float>(round) / 8.0F);
+  ctx[15] = static_cast<float>(honba) / 10.0F;
+  return ctx;
+}
+
+std::array<int, 4> final_ranks(const game::Scores& scores) {
+  std::array<int, 4> ranks{};
+  for (std::size_t s = 0; s < 4; ++s) {
+    int r = 0;
+    for (std::size_t o = 0; o < 4; ++o)
+      if (scores[o] > scores[s] || (scores[o] == scores[s] && o < s)) ++r;
+    ranks[s] = r;
+  }
+  return ranks;
+}
+
+int rank_permutation_index(const std::array<int, 4>& ranks) {
+  // Lehmer code: the rank of the tuple among the permutations in lexicographic order.
+  constexpr std::array<int, 4> kFact{6, 2, 1, 1};
+  int index = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    int smaller = 0;
+    for (std::size_t j = i + 1; j < 4; ++j) smaller += ranks[j] < ranks[i] ? 1 : 0;
+    index += smaller * kFact[i];
+  }
+  return index;
+}
+
+}  // namespace hydra::data

@@ -1,0 +1,329 @@
+// Dataset: files -> split -> per-epoch file order -> parallel decode in chunks (a producer thread
+// one chunk ahead of the consumer) -> shuffle buffer -> augmentation -> batches.
+//
+// Determinism: the samples enter the shuffle buffer in epoch file order, file by file, whatever
+// the chunk size or thread count; the buffer's draws and the augmentation come from their own
+// seeded streams, consumed in output order. So the output depends on the seed, the files and
+// the buffer size only.
+//
+// Memory: the shuffle buffer plus at most three chunks of files_in_flight files (one being
+// decoded, one queued, one being drained into the buffer).
+
+#include <glob.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/common/parallel.hpp"
+#include "hydra/data/convert.hpp"
+#include "hydra/data/dataset.hpp"
+#include "hydra/encoder/augment.hpp"
+#include "hydra/game/rng.hpp"
+
+namespace hydra::data {
+namespace {
+
+namespace fs = std::filesystem;
+using encoder::kObsSize;
+using encoder::kTiles;
+
+constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
+
+// Stream indices under labels::data_order (one label, distinct index tuples).
+constexpr std::uint64_t kSplitStream = 0, kBufferStream = 1, kFileOrderStream = 2;
+
+bool is_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+std::vector<std::string> expand_glob(const std::string& pattern) {
+  glob_t g{};
+  const int rc = ::glob(pattern.c_str(), 0, nullptr, &g);
+  std::vector<std::string> out;
+  if (rc == 0)
+    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.emplace_back(g.gl_pathv[i]);
+  globfree(&g);
+  if (out.empty()) throw Error("pretraining data: '" + pattern + "' matches no file");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Whether a file belongs to the validation split: the seeded hash of its name relative to the
+// input that found it (so moving the corpus keeps the split), read as a fraction of 2^64.
+bool in_validation(const game::StreamKey& key, const std::string& name, double fraction) {
+  std::vector<std::uint8_t> bytes(key.bytes().begin(), key.bytes().end());
+  bytes.insert(bytes.end(), name.begin(), name.end());
+  const game::Digest d = game::sha256(bytes);
+  std::uint64_t v = 0;
+  for (int b = 7; b >= 0; --b) v = (v << 8) | d[ix(b)];
+  return static_cast<double>(v) * 0x1.0p-64 < fraction;
+}
+
+struct FileResult {
+  SampleBatch samples;
+  std::optional<BadFile> bad;
+  double gunzip = 0, parse = 0, replay = 0, encode = 0;
+};
+
+// One decoded chunk: results in epoch file order, and whether it ends its epoch.
+struct Chunk {
+  std::vector<std::size_t> files;
+  std::vector<FileResult> results;
+  bool ends_epoch = false;
+  bool ends_stream = false;
+};
+
+}  // namespace
+
+struct Dataset::Impl {
+  DatasetOptions opt;
+  const game::TableRules* rules = nullptr;
+  std::vector<fs::path> files;
+  std::size_t in_flight = 1;
+  bool augment = false;
+
+  // Producer state (producer thread only, after construction).
+  std::vector<bool> bad_file;
+  std::int64_t epoch = 0;
+  std::vector<std::size_t> order;
+  std::size_t cursor = 0;
+  std::int64_t epoch_samples = 0;
+
+  // The hand-over between producer and consumer.
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<Chunk> ready;
+  bool stop = false;
+  std::exception_ptr failure;
+  std::thread producer;
+
+  // Consumer state.
+  std::optional<Chunk> current;
+  std::size_t cur_file = 0, cur_row = 0;
+  bool ended = false;
+  SampleBatch buffer;
+  std::optional<game::Xoshiro256ss> shuffle_rng, aug_rng;
+  DatasetReport rep;
+
+  void start_epoch() {
+    order.resize(files.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    game::Xoshiro256ss rng(game::stream_key(opt.seed, game::labels::data_order, {kFileOrderStream, static_cast<std::uint64_t>(epoch)}));
+    game::shuffle(std::span<std::size_t>(order), rng);
+    cursor = 0;
+    epoch_samples = 0;
+  }
+
+  FileResult decode(std::size_t f) const {
+    FileResult r;
+    const std::string name = files[f].string();
+    try {
+      const GameLog log = read_game(files[f], &r.gunzip, &r.parse);
+      ExtractStats st;
+      extract_samples(log, name, r.samples, *rules, &st);
+      r.replay = st.seconds_replay;
+      r.encode = st.seconds_encode;
+    } catch (const std::exception& e) {
+      r.samples = SampleBatch();
+      r.bad = BadFile{name, e.what()};
+    }
+    return r;
+  }
+
+  Chunk produce() {
+    Chunk c;
+    while (c.files.size() < in_flight && cursor < order.size()) {
+      const std::size_t f = order[cursor++];
+      if (!bad_file[f]) c.files.push_back(f);
+    }
+    c.results.resize(c.files.size());
+    parallel_for(0, c.files.size(), [&](std::size_t k) { c.results[k] = decode(c.files[k]); });
+    for (std::size_t k = 0; k < c.files.size(); ++k) {
+      if (c.results[k].bad) bad_file[c.files[k]] = true;
+      epoch_samples += static_cast<std::int64_t>(c.results[k].samples.size());
+    }
+    if (cursor == order.size()) {
+      c.ends_epoch = true;
+      // An epoch without a single sample would repeat forever: end the stream instead.
+      c.ends_stream = !opt.repeat || epoch_samples == 0;
+      ++epoch;
+      if (!c.ends_stream) start_epoch();
+    }
+    return c;
+  }
+
+  void produce_loop() {
+    try {
+      for (;;) {
+        Chunk c = produce();
+        const bool last = c.ends_stream;
+        std::unique_lock lock(mu);
+        cv.wait(lock, [&] { return stop || !ready; });
+        if (stop) return;
+        ready = std::move(c);
+        cv.notify_all();
+        if (last) return;
+      }
+    } catch (...) {
+      std::lock_guard lock(mu);
+      failure = std::current_exception();
+      cv.notify_all();
+    }
+  }
+
+  // The next chunk from the producer (waits for it: this is the caller's thread, never a task).
+  bool take_chunk() {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return ready.has_value() || failure; });
+    if (failure) std::rethrow_exception(failure);
+    current = std::move(ready);
+    ready.reset();
+    cv.notify_all();
+    lock.unlock();
+    cur_file = 0;
+    cur_row = 0;
+    for (FileResult& r : current->results) {
+      rep.seconds_gunzip += r.gunzip;
+      rep.seconds_parse += r.parse;
+      rep.seconds_replay += r.replay;
+      rep.seconds_encode += r.encode;
+      if (r.bad) {
+        log::warn("pretraining data: skipping {}", r.bad->reason);
+        rep.bad.push_back(*r.bad);
+      } else {
+        ++rep.files_read;
+      }
+    }
+    return true;
+  }
+
+  // Moves samples into the shuffle buffer until it is full or the stream has ended.
+  void fill() {
+    const std::size_t cap = ix(opt.shuffle_buffer);
+    while (buffer.size() < cap && !ended) {
+      if (!current) {
+        take_chunk();
+      }
+      Chunk& c = *current;
+      while (cur_file < c.results.size() && buffer.size() < cap) {
+        SampleBatch& s = c.results[cur_file].samples;
+        if (cur_row < s.size()) {
+          buffer.append(s, cur_row++);
+        } else {
+          s = SampleBatch();  // drained: give its memory back now
+          ++cur_file;
+          cur_row = 0;
+        }
+      }
+      if (cur_file == c.results.size()) {
+        if (c.ends_epoch) ++rep.epochs;
+        if (c.ends_stream) ended = true;
+        current.reset();
+      }
+    }
+    rep.buffer_peak = std::max(rep.buffer_peak, static_cast<std::int64_t>(buffer.size()));
+  }
+
+  // Row j of the buffer into `out`, under a random suit permutation when augmenting.
+  void emit(std::size_t j, SampleBatch& out) {
+    if (!augment) {
+      out.append(buffer, j);
+      return;
+    }
+    const encoder::SuitPerm perm = encoder::SuitPerm::nth(static_cast<int>(aug_rng->below(encoder::kNumSuitPerms)));
+    if (perm.identity()) {
+      out.append(buffer, j);
+      return;
+    }
+    out.append(buffer, j);
+    const std::size_t row = out.size() - 1;
+    perm.apply(buffer.obs.data() + j * ix(kObsSize), out.obs.data() + row * ix(kObsSize));
+    std::uint64_t bits = 0;
+    const std::uint8_t* legal = buffer.legal.data() + j * ix(kSampleActions);
+    for (int a = 0; a < kSampleActions; ++a)
+      if (legal[a]) bits |= std::uint64_t{1} << a;
+    const game::ActionMask m = perm(game::ActionMask(bits));
+    for (int a = 0; a < kSampleActions; ++a)
+      out.legal[row * ix(kSampleActions) + ix(a)] = m.test(game::Action(a)) ? 1 : 0;
+    out.action[row] = perm(game::Action(static_cast<int>(buffer.action[j]))).index();
+    const float* d = buffer.danger.data() + j * ix(kSampleDanger);
+    float* od = out.danger.data() + row * ix(kSampleDanger);
+    for (int k = 0; k < 3; ++k)
+      for (int t = 0; t < kTiles; ++t) od[k * kTiles + perm(game::TileType(t)).index()] = d[k * kTiles + t];
+  }
+};
+
+Dataset::Dataset(DatasetOptions options) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.opt = std::move(options);
+  if (m.opt.shuffle_buffer < 1) throw Error("pretraining data: shuffle_buffer must be at least 1");
+  if (m.opt.val_fraction < 0 || m.opt.val_fraction > 1) throw Error("pretraining data: val_fraction must be in [0, 1]");
+  if (m.opt.inputs.empty()) throw Error("pretraining data: no inputs (pretrain.data is empty)");
+  m.rules = &game::table_rules(m.opt.rules);
+  const game::StreamKey split = game::stream_key(m.opt.seed, game::labels::data_order, {kSplitStream});
+  std::vector<std::pair<fs::path, std::string>> found;  // file, the name its split hash reads
+  for (const std::string& in : m.opt.inputs) {
+    const std::vector<std::string> roots = is_glob(in) ? expand_glob(in) : std::vector<std::string>{in};
+    for (const std::string& root : roots) {
+      const fs::path r(root);
+      const bool dir = fs::is_directory(r);
+      for (const fs::path& f : collect_log_files({r}))
+        found.emplace_back(f, dir ? f.lexically_relative(r).generic_string() : f.filename().string());
+    }
+  }
+  if (found.empty()) throw Error("pretraining data: no log files (.json, .json.gz, .xml, .mjlog) in the inputs");
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+              found.end());
+  for (const auto& [f, name] : found)
+    if (in_validation(split, name, m.opt.val_fraction) == m.opt.validation) m.files.push_back(f);
+  if (m.files.empty())
+    log::warn("pretraining data: the {} split holds none of the {} files", m.opt.validation ? "validation" : "training",
+              found.size());
+  m.rep.files_total = static_cast<std::int64_t>(m.files.size());
+  const int threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  m.in_flight = ix(m.opt.files_in_flight > 0 ? m.opt.files_in_flight : 4 * threads);
+  m.augment = m.opt.augment && !m.opt.validation;
+  m.bad_file.assign(m.files.size(), false);
+  m.shuffle_rng.emplace(game::stream_key(m.opt.seed, game::labels::data_order, {kBufferStream}));
+  m.aug_rng.emplace(game::stream_key(m.opt.seed, game::labels::augmentation));
+  m.start_epoch();
+  m.ended = m.files.empty();
+}
+
+Dataset::~Dataset() {
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->stop = true;
+  }
+  impl_->cv.notify_all();
+  if (impl_->producer.joinable()) impl_->producer.join();
+}
+
+std::size_t Dataset::next(SampleBatch& out, std::size_t n) {
+  Impl& m = *impl_;
+  out.clear();
+  // The producer starts with the first request, so listing the files costs no decoding.
+  if (!m.ended && !m.producer.joinable()) m.producer = std::thread([&m] { m.produce_loop(); });
+  while (out.size() < n) {
+    m.fill();
+    if (m.buffer.size() == 0) break;
+    const std::size_t j = m.shuffle_rng->below(static_cast<std::uint32_t>(m.buffer.size()));
+    m.emit(j, out);
+    m.buffer.copy_row(m.buffer.size() - 1, j);
+    m.buffer.pop_back();
+  }
+  m.rep.samples += static_cast<std::int64_t>(out.size());
+  return out.size();
+}
+
+DatasetReport Dataset::report() const { return impl_->rep; }
+
+const std::vector<std::filesystem::path>& Dataset::files() const { return impl_->files; }
+
+}  // namespace hydra::data

@@ -39,6 +39,13 @@ Table::Table(const TableRules& rules, const GameKey& key, bool record)
   start(record);
 }
 
+Table::Table(const TableRules& rules, const GameKey& key, bool record, EventHook on_event)
+    : rules_(rules), key_(key),
+      views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)},
+      on_event_(std::move(on_event)) {
+  start(record);
+}
+
 void Table::start(bool record) {
   record_ = record;
   if (record_) events_.reserve(1024);
@@ -54,6 +61,7 @@ void Table::start(bool record) {
 void Table::emit(const Event& e) {
   if (record_) events_.push_back(e);
   for (PlayerView& v : views_) v.apply(e);
+  if (on_event_) on_event_(*this, e);
 }
 
 Event Table::scored(EventType type) {

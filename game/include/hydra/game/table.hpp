@@ -16,6 +16,7 @@
 // Decisions with a single legal action (a lone "pass") are taken by the table, not asked.
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -41,6 +42,11 @@ class Table {
   // Without `record`, events are applied to the views but not kept (benchmarks, training
   // loops that write no logs).
   Table(const TableRules& rules, const GameKey& key, bool record = true);
+  // Called after each event was applied to the views, from the constructor on: observers that
+  // need the views as they were at that event (self-play encoders) read them here, since one
+  // act() can emit several events.
+  using EventHook = std::function<void(const Table&, const Event&)>;
+  Table(const TableRules& rules, const GameKey& key, bool record, EventHook on_event);
   // The same game on given walls: the k-th kyoku played (0-based, renchan and abortive draws
   // included) deals walls[k] (wall.hpp layout) instead of the seeded wall; for replaying
   // recorded games whose walls are known. Starting a kyoku beyond the list throws hydra::Error.
@@ -109,6 +115,7 @@ class Table {
   bool riichi_pending_ = false;
   std::vector<Event> events_;
   bool record_ = true;
+  EventHook on_event_;
   int decisions_ = 0;
   int kyoku_played_ = 0;
 };

@@ -38,6 +38,10 @@ struct Rollout {
                                          // the decision, from the full table (0 = not tenpai).
                                          // Labels of the tenpai (waits != 0) and danger heads.
   std::vector<std::int64_t> version;     // inference-snapshot version that chose the action
+  // Where each decision comes from (diagnostics and tests; a Rollout built elsewhere may leave
+  // these empty): the game index and the absolute seat.
+  std::vector<std::int64_t> game;
+  std::vector<std::uint8_t> seat;
 
   // Per rollout (monitoring; not used by the loss).
   std::int64_t games = 0;      // games finished while collecting

@@ -1,0 +1,90 @@
+// The torch-free parts of policy.hpp: the score context, the masked softmax and the linear test
+// policy.
+
+#include "hydra/selfplay/policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "hydra/common/error.hpp"
+#include "hydra/game/rng.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/selfplay/rollout.hpp"
+
+namespace hydra::selfplay {
+
+std::array<float, 16> score_context(const std::array<int, 4>& scores, int round, int honba) {
+  // Same arithmetic (double, then one rounding to float) as model::score_context, so the
+  // actors feed the network exactly what the learner's model code would compute.
+  constexpr double kScale = 100000.0;
+  std::array<float, 16> ctx{};
+  for (std::size_t i = 0; i < 4; ++i) ctx[i] = static_cast<float>(scores[i] / kScale);
+  std::size_t k = 4;
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = i + 1; j < 4; ++j) ctx[k++] = static_cast<float>((scores[i] - scores[j]) / kScale);
+  for (std::size_t i = 0; i < 4; ++i) {
+    int need = 0;
+    for (std::size_t j = 0; j < 4; ++j)
+      if (scores[j] > scores[i] && (need == 0 || scores[j] - scores[i] < need)) need = scores[j] - scores[i];
+    ctx[10 + i] = static_cast<float>(need / kScale);
+  }
+  ctx[14] = std::min(1.0f, static_cast<float>(round) / 8.0f);
+  ctx[15] = static_cast<float>(honba) / 10.0f;
+  return ctx;
+}
+
+void masked_softmax(const float* logits, std::uint64_t legal, float* probs) {
+  HYDRA_CHECK(legal != 0, "masked_softmax: no legal action");
+  float max = -INFINITY;
+  for (int a = 0; a < kActions; ++a)
+    if ((legal >> a) & 1U) max = std::max(max, logits[a]);
+  double sum = 0;
+  for (int a = 0; a < kActions; ++a) {
+    const float e = ((legal >> a) & 1U) ? std::exp(logits[a] - max) : 0.0f;
+    probs[a] = e;
+    sum += e;
+  }
+  const auto inv = static_cast<float>(1.0 / sum);
+  for (int a = 0; a < kActions; ++a) probs[a] *= inv;
+}
+
+namespace {
+constexpr int kFeatures = encoder::kChannels;
+}
+
+LinearTestPolicy::LinearTestPolicy(std::uint64_t seed, std::int64_t version)
+    : w_(static_cast<std::size_t>(kActions * kFeatures)), b_(kActions), v_(kFeatures), version_(version) {
+  game::Xoshiro256ss rng(game::stream_key(game::MasterSeed{seed}, game::labels::network_init));
+  const auto uniform = [&] { return static_cast<float>(rng.uniform01() * 2.0 - 1.0); };
+  for (float& x : w_) x = uniform() * 0.5f;
+  for (float& x : b_) x = uniform();
+  for (float& x : v_) x = uniform() * 0.1f;
+}
+
+void LinearTestPolicy::evaluate(const PolicyBatch& in, PolicyOutput out) {
+  std::array<float, kFeatures> f{};
+  std::array<float, kActions> logits{};
+  for (int i = 0; i < in.n; ++i) {
+    const float* o = in.obs + static_cast<std::ptrdiff_t>(i) * encoder::kObsSize;
+    for (int c = 0; c < kFeatures; ++c) {
+      float s = 0;
+      for (int t = 0; t < encoder::kTiles; ++t) s += o[c * encoder::kTiles + t];
+      f[static_cast<std::size_t>(c)] = s;
+    }
+    const float* ctx = in.context + static_cast<std::ptrdiff_t>(i) * kContext;
+    float v = ctx[0];
+    for (int c = 0; c < kFeatures; ++c) v += v_[static_cast<std::size_t>(c)] * f[static_cast<std::size_t>(c)];
+    for (int a = 0; a < kActions; ++a) {
+      float z = b_[static_cast<std::size_t>(a)];
+      const float* w = w_.data() + static_cast<std::ptrdiff_t>(a) * kFeatures;
+      for (int c = 0; c < kFeatures; ++c) z += w[c] * f[static_cast<std::size_t>(c)] * 0.05f;
+      logits[static_cast<std::size_t>(a)] = z;
+    }
+    masked_softmax(logits.data(), in.legal[i], out.probs + static_cast<std::ptrdiff_t>(i) * kActions);
+    out.value[i] = std::tanh(v);
+  }
+  rows_.fetch_add(in.n, std::memory_order_relaxed);
+}
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,339 @@
+// Lock-step self-play actors with the torch-free test policy: rollout invariants, rewards that
+// telescope to the final scores of the written logs, the opponent mix, snapshot versions, and
+// byte-identical results across runs and thread counts.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/common/parallel.hpp"
+#include "hydra/data/mjai.hpp"
+#include "hydra/encoder/layout.hpp"
+#include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rollout.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+namespace fs = std::filesystem;
+
+config::Config small_config(int games, const std::string& length) {
+  config::Config c;
+  c.selfplay.games = games;
+  c.rules.length = length;
+  c.selfplay.opp_self = 1.0;
+  c.selfplay.opp_pool = 0.0;
+  c.selfplay.opp_baseline = 0.0;
+  return c;
+}
+
+fs::path temp_dir(const std::string& tag) {
+  const fs::path p = fs::temp_directory_path() / ("hydra_actors_" + std::to_string(::getpid()) + "_" + tag);
+  std::error_code ec;
+  fs::create_directories(p, ec);
+  for (const auto& e : fs::directory_iterator(p)) fs::remove(e.path());
+  return p;
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::map<std::string, std::string> read_dir(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out[e.path().filename().string()] = read_bytes(e.path());
+  return out;
+}
+
+void remove_dir(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) fs::remove(e.path(), ec);
+  fs::remove(dir, ec);
+}
+
+template <class T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+bool identical(const Rollout& a, const Rollout& b) {
+  return same_bytes(a.obs, b.obs) && same_bytes(a.context, b.context) && same_bytes(a.legal, b.legal) &&
+         same_bytes(a.action, b.action) && same_bytes(a.logp, b.logp) && same_bytes(a.value, b.value) &&
+         same_bytes(a.reward, b.reward) && same_bytes(a.done, b.done) && same_bytes(a.opp_waits, b.opp_waits) &&
+         same_bytes(a.version, b.version) && same_bytes(a.game, b.game) && same_bytes(a.seat, b.seat) &&
+         a.games == b.games && a.kyoku == b.kyoku && a.decisions == b.decisions;
+}
+
+TEST(Half, RoundTripsEveryFiniteHalf) {
+  for (std::uint32_t h = 0; h < 0x10000U; ++h) {
+    const auto bits = static_cast<std::uint16_t>(h);
+    if ((bits & 0x7C00U) == 0x7C00U) continue;  // inf / nan
+    ASSERT_EQ(to_half(from_half(bits)), bits) << h;
+  }
+}
+
+TEST(Half, KnownValuesAndRoundingToNearestEven) {
+  EXPECT_EQ(to_half(1.0f), 0x3C00);
+  EXPECT_EQ(to_half(0.25f), 0x3400);
+  EXPECT_EQ(to_half(-2.0f), 0xC000);
+  EXPECT_EQ(to_half(65504.0f), 0x7BFF);
+  EXPECT_EQ(from_half(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+  // 1 + 2^-11 lies halfway between 1 and 1 + 2^-10: ties to the even significand (1).
+  EXPECT_EQ(to_half(1.0f + std::ldexp(1.0f, -11)), 0x3C00);
+  EXPECT_EQ(to_half(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3C02);
+  EXPECT_EQ(from_half(to_half(0.1f)), 0.0999755859375f);
+}
+
+TEST(ScoreContext, HandComputedValues) {
+  const auto c = score_context({25000, 35000, 15000, 25000}, 5, 2);
+  EXPECT_FLOAT_EQ(c[0], 0.25f);
+  EXPECT_FLOAT_EQ(c[4], -0.1f);   // s0 - s1
+  EXPECT_FLOAT_EQ(c[5], 0.1f);    // s0 - s2
+  EXPECT_FLOAT_EQ(c[10], 0.1f);   // seat 0 needs 10,000 to reach 35,000
+  EXPECT_FLOAT_EQ(c[11], 0.0f);   // top
+  EXPECT_FLOAT_EQ(c[12], 0.1f);   // 15,000 -> 25,000
+  EXPECT_FLOAT_EQ(c[14], 5.0f / 8.0f);
+  EXPECT_FLOAT_EQ(c[15], 0.2f);
+}
+
+struct FinalInfo {
+  std::array<int, 4> scores{};
+  std::array<std::string, 4> names;
+  int kyoku = 0;
+};
+
+std::map<std::int64_t, FinalInfo> read_logs(const fs::path& dir) {
+  std::map<std::int64_t, FinalInfo> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();  // game_00000012.json.gz
+    const std::int64_t index = std::stoll(name.substr(5, 8));
+    const data::GameLog log = data::read_mjai(e.path());
+    FinalInfo f;
+    f.names = log.names;
+    for (const game::Event& ev : log.events) {
+      if (ev.type == game::EventType::end_game)
+        for (std::size_t s = 0; s < 4; ++s) f.scores[s] = ev.scores[s];
+      f.kyoku += ev.type == game::EventType::start_kyoku;
+    }
+    out[index] = f;
+  }
+  return out;
+}
+
+// The independent truth: rank from the final scores (ties to the seat nearer the first dealer).
+int rank_of(const std::array<int, 4>& s, std::size_t seat) {
+  int r = 0;
+  for (std::size_t o = 0; o < 4; ++o)
+    if (s[o] > s[seat] || (s[o] == s[seat] && o < seat)) ++r;
+  return r;
+}
+
+TEST(Actors, RolloutInvariantsAndRewardsTelescopeToTheLoggedFinalScores) {
+  const config::Config cfg = small_config(4, "tonpuusen");
+  Actors actors(cfg, game::MasterSeed{7}, std::make_shared<LinearTestPolicy>(1, 3), nullptr);
+  const fs::path dir = temp_dir("invariants");
+  actors.set_log_dir(dir);
+  const Rollout r = actors.collect(200);
+  ASSERT_GT(r.size(), 200U);
+  r.check();
+  const ActorStats st = actors.take_stats();
+  EXPECT_EQ(st.games, r.games);
+  EXPECT_EQ(st.learner_decisions, static_cast<std::int64_t>(r.size()));
+  EXPECT_EQ(st.decisions, st.network_decisions + st.forced);  // no bots in pure self-play
+  EXPECT_EQ(actors.next_game(), r.games);
+
+  const auto logs = read_logs(dir);
+  ASSERT_EQ(static_cast<std::int64_t>(logs.size()), r.games);
+
+  // Obs values: finite and inside each channel's documented range.
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    for (int c = 0; c < encoder::kChannels; ++c) {
+      const auto range = encoder::channel_range(c);
+      for (int t = 0; t < encoder::kTiles; ++t) {
+        const float v = from_half(r.obs[i * encoder::kObsSize + static_cast<std::size_t>(c * encoder::kTiles + t)]);
+        ASSERT_TRUE(std::isfinite(v));
+        ASSERT_GE(v, range.lo) << "channel " << c;
+        ASSERT_LE(v, range.hi) << "channel " << c;
+      }
+    }
+    ASSERT_TRUE((r.legal[i] >> r.action[i]) & 1U);
+    ASSERT_GE(std::popcount(r.legal[i]), 2) << "forced moves never reach the network";
+    ASSERT_LT(r.logp[i], 1e-6f);
+    ASSERT_EQ(r.version[i], 3);
+    for (int o = 0; o < kOpponents; ++o) ASSERT_LT(r.opp_waits[i * kOpponents + static_cast<std::size_t>(o)], std::uint64_t{1} << 34);
+  }
+
+  // Per (game, seat): contiguous, ordered by game then seat, done at the end, rewards sum to
+  // (final - 25,000) / 10,000 + placement points.
+  std::size_t i = 0;
+  std::int64_t prev_game = -1;
+  int seats_seen = 0;
+  while (i < r.size()) {
+    const std::int64_t g = r.game[i];
+    const std::uint8_t s = r.seat[i];
+    ASSERT_GE(g, prev_game);
+    if (g != prev_game) seats_seen = 0;
+    prev_game = g;
+    ++seats_seen;
+    double sum = 0;
+    int episodes = 0;
+    std::size_t j = i;
+    for (; j < r.size() && r.game[j] == g && r.seat[j] == s; ++j) {
+      sum += r.reward[j];
+      episodes += r.done[j];
+      if (!r.done[j]) {
+        ASSERT_EQ(r.reward[j], 0.0f);
+      }
+    }
+    ASSERT_EQ(r.done[j - 1], 1);
+    const FinalInfo& f = logs.at(g);
+    ASSERT_LE(episodes, f.kyoku);
+    EXPECT_EQ(f.names[s], "hydra@v3");
+    const double want = (f.scores[s] - 25000) / 10000.0 + std::array<double, 4>{3, 1, -1, -3}[static_cast<std::size_t>(rank_of(f.scores, s))];
+    EXPECT_NEAR(sum, want, 1e-4) << "game " << g << " seat " << int(s);
+    i = j;
+  }
+  EXPECT_EQ(seats_seen, 4);  // self-play: all four seats record
+  remove_dir(dir);
+}
+
+TEST(Actors, OpponentMixPoolAndBaselineGamesHaveOneLearnerSeat) {
+  config::Config cfg = small_config(4, "kyoku");
+  cfg.selfplay.opp_self = 0.0;
+  cfg.selfplay.opp_pool = 0.5;
+  cfg.selfplay.opp_baseline = 0.5;
+  cfg.selfplay.baseline = "bot:greedy";
+  Actors actors(cfg, game::MasterSeed{3}, std::make_shared<LinearTestPolicy>(1, 9), nullptr);
+  actors.add_to_pool(std::make_shared<LinearTestPolicy>(2, 4));
+  const fs::path dir = temp_dir("mix");
+  actors.set_log_dir(dir);
+  const Rollout r = actors.collect(60);
+  r.check();
+  const auto logs = read_logs(dir);
+  const ActorStats st = actors.take_stats();
+  EXPECT_GT(st.kinds[1].games, 0);
+  EXPECT_GT(st.kinds[2].games, 0);
+  EXPECT_EQ(st.kinds[0].games, 0);
+  EXPECT_EQ(st.kinds[1].learner_seats + st.kinds[2].learner_seats, st.games);
+  for (const auto& [g, f] : logs) {
+    int learner = 0, pool = 0, bot = 0;
+    for (const std::string& n : f.names) {
+      learner += n == "hydra@v9";
+      pool += n == "pool@v4";
+      bot += n == "bot:greedy";
+    }
+    EXPECT_EQ(learner, 1) << g;
+    EXPECT_TRUE(pool == 3 || bot == 3) << g;
+  }
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    EXPECT_EQ(r.version[i], 9);
+    EXPECT_EQ(logs.at(r.game[i]).names[r.seat[i]], "hydra@v9");
+  }
+  remove_dir(dir);
+}
+
+TEST(Actors, NextCollectCarriesTheNewLearnerVersion) {
+  const config::Config cfg = small_config(4, "kyoku");
+  Actors actors(cfg, game::MasterSeed{5}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  const Rollout a = actors.collect(10);
+  actors.set_learner(std::make_shared<LinearTestPolicy>(1, 2));
+  const Rollout b = actors.collect(10);
+  ASSERT_GT(a.size(), 0U);
+  ASSERT_GT(b.size(), 0U);
+  for (auto v : a.version) EXPECT_EQ(v, 1);
+  for (auto v : b.version) EXPECT_EQ(v, 2);
+  // Whole games only: the second collect continues with the next game index.
+  EXPECT_EQ(b.game.front(), a.games);
+}
+
+struct RunResult {
+  Rollout rollout;
+  std::map<std::string, std::string> logs;
+  nlohmann::ordered_json state;
+};
+
+RunResult run_once(const std::string& tag, bool augment, std::size_t threads) {
+  config::Config cfg = small_config(6, "tonpuusen");
+  cfg.selfplay.augment = augment;
+  cfg.selfplay.opp_self = 0.5;
+  cfg.selfplay.opp_pool = 0.25;
+  cfg.selfplay.opp_baseline = 0.25;
+  cfg.selfplay.max_batch = 5;  // several forward passes per batch
+  oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
+  Actors actors(cfg, game::MasterSeed{11}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  actors.add_to_pool(std::make_shared<LinearTestPolicy>(2, 0));
+  const fs::path dir = temp_dir(tag);
+  actors.set_log_dir(dir);
+  RunResult out;
+  out.rollout = actors.collect(300);
+  out.logs = read_dir(dir);
+  out.state = actors.state();
+  remove_dir(dir);
+  return out;
+}
+
+TEST(Actors, ByteIdenticalAcrossRunsAndThreadCounts) {
+  for (bool augment : {false, true}) {
+    const RunResult a = run_once("det_a", augment, 1);
+    const RunResult b = run_once("det_b", augment, 1);
+    const RunResult c = run_once("det_c", augment, 2);
+    ASSERT_GT(a.rollout.size(), 0U);
+    EXPECT_TRUE(identical(a.rollout, b.rollout));
+    EXPECT_TRUE(identical(a.rollout, c.rollout));
+    EXPECT_EQ(a.logs, b.logs);
+    EXPECT_EQ(a.logs, c.logs);
+    EXPECT_EQ(a.state, c.state);
+    EXPECT_EQ(a.logs.size(), static_cast<std::size_t>(a.rollout.games));
+  }
+}
+
+TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {
+  // With augmentation on, the stored action is legal in the stored (permuted) mask, and some
+  // seats play under a non-identity permutation: their stored masks differ from an unpermuted
+  // run of the same games.
+  const RunResult plain = run_once("aug_plain", false, 1);
+  const RunResult perm = run_once("aug_perm", true, 1);
+  plain.rollout.check();
+  perm.rollout.check();
+  EXPECT_FALSE(same_bytes(plain.rollout.legal, perm.rollout.legal));
+}
+
+TEST(Actors, StateRestoresTheGameCounter) {
+  const config::Config cfg = small_config(4, "kyoku");
+  Actors a(cfg, game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  (void)a.collect(20);
+  const auto state = a.state();
+  const Rollout next = a.collect(20);
+  Actors b(cfg, game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  b.restore(nlohmann::json::parse(state.dump()));
+  const Rollout resumed = b.collect(20);
+  EXPECT_TRUE(identical(next, resumed));
+}
+
+TEST(Actors, RejectsAnUnknownBotAndACheckpointBaselineWithoutAPolicy) {
+  config::Config cfg = small_config(4, "kyoku");
+  cfg.selfplay.baseline = "bot:nope";
+  EXPECT_THROW(Actors(cfg, game::MasterSeed{1}, std::make_shared<LinearTestPolicy>(1), nullptr), Error);
+  cfg.selfplay.baseline = "some/checkpoint.ckpt";
+  cfg.selfplay.opp_baseline = 0.5;
+  EXPECT_THROW(Actors(cfg, game::MasterSeed{1}, std::make_shared<LinearTestPolicy>(1), nullptr), Error);
+}
+
+}  // namespace
+}  // namespace hydra::selfplay

@@ -19,15 +19,19 @@ struct GameOut {
   int kyoku = 0, decisions = 0;
 };
 
+std::unique_ptr<game::Agent> make(const EvalOptions& o, const std::string& name) {
+  return o.make_agent ? o.make_agent(name) : make_bot(name);
+}
+
 GameOut play_one(const EvalOptions& o, const game::TableRules& rules, std::uint64_t seed, int challenger_seat) {
   std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
   std::array<game::Agent*, game::kNumSeats> seats{};
   for (int s = 0; s < game::kNumSeats; ++s) {
-    agents[static_cast<std::size_t>(s)] = make_bot(s == challenger_seat ? o.challenger : o.champion);
+    agents[static_cast<std::size_t>(s)] = make(o, s == challenger_seat ? o.challenger : o.champion);
     seats[static_cast<std::size_t>(s)] = agents[static_cast<std::size_t>(s)].get();
   }
   // Events are always recorded: the statistics are counted from them.
-  game::GameResult r = game::play_game(rules, game::game_key(o.master, seed), seats, true);
+  game::GameResult r = play_observed(rules, game::game_key(o.master, seed), seats);
   GameOut out;
   out.stats = game_stats(r.events, r.final_scores, rules.uma_eval);
   out.kyoku = r.kyoku;
@@ -49,6 +53,47 @@ GameOut play_one(const EvalOptions& o, const game::TableRules& rules, std::uint6
 
 }  // namespace
 
+game::GameResult play_observed(const game::TableRules& rules, const game::GameKey& key,
+                               const std::array<game::Agent*, game::kNumSeats>& agents) {
+  std::array<ObservingAgent*, game::kNumSeats> observers{};
+  bool any = false;
+  for (std::size_t s = 0; s < game::kNumSeats; ++s) {
+    observers[s] = dynamic_cast<ObservingAgent*>(agents[s]);
+    any = any || observers[s] != nullptr;
+  }
+  if (!any) return game::play_game(rules, key, agents, true);
+
+  for (int s = 0; s < game::kNumSeats; ++s) {
+    HYDRA_CHECK(agents[static_cast<std::size_t>(s)] != nullptr, "play_observed needs four agents");
+    agents[static_cast<std::size_t>(s)]->start_game(game::Seat(s), key);
+  }
+  game::Table table(rules, key, true);
+  // The recorded events are the feed: each observer reads the ones it has not seen before acting.
+  // A seat's view ignores the others' hidden tiles in these full events, so feeding them is safe.
+  std::array<std::size_t, game::kNumSeats> seen{};
+  const auto catch_up = [&](std::size_t s) {
+    const std::vector<game::Event>& events = table.events();
+    for (; seen[s] < events.size(); ++seen[s]) observers[s]->observe(events[seen[s]]);
+  };
+  while (!table.done()) {
+    const auto pending = table.pending();  // a copy: answering the last one replaces the list
+    for (const game::Decision& d : pending) {
+      const auto s = static_cast<std::size_t>(d.seat.index());
+      if (observers[s]) catch_up(s);
+      table.act(d.seat, agents[s]->act(table.view(d.seat), d));
+    }
+  }
+  for (std::size_t s = 0; s < game::kNumSeats; ++s)
+    if (observers[s]) catch_up(s);
+  game::GameResult out;
+  out.final_scores = table.final_scores();
+  out.ranks = game::ranks(out.final_scores);
+  out.decisions = table.decisions();
+  out.kyoku = table.kyoku_played();
+  out.events = table.take_events();
+  return out;
+}
+
 SeedGames play_seed(const EvalOptions& o, std::uint64_t seed_index) {
   const game::TableRules& rules = game::table_rules(o.rules);
   SeedGames out;
@@ -58,8 +103,8 @@ SeedGames play_seed(const EvalOptions& o, std::uint64_t seed_index) {
 
 EvalResult run_eval(const EvalOptions& o) {
   if (o.seeds < 1) throw Error("--seeds must be at least 1");
-  (void)make_bot(o.challenger);  // names checked before any game runs
-  (void)make_bot(o.champion);
+  (void)make(o, o.challenger);  // names checked (and checkpoints loaded) before any game runs
+  (void)make(o, o.champion);
   const game::TableRules& rules = game::table_rules(o.rules);
   if (o.logs) {
     std::error_code ec;

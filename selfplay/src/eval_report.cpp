@@ -46,8 +46,8 @@ nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
   nlohmann::ordered_json ch, cp, diff;
   for (const Metric& m : metrics()) {
     const auto a = challenger_sums(r.seeds, m), b = champion_sums(r.seeds, m);
-    ch[std::string(m.name)] = estimate_json(ratio_estimate(a));
-    cp[std::string(m.name)] = estimate_json(ratio_estimate(b));
+    ch[std::string(m.name)] = estimate_json(metric_estimate(m, a));
+    cp[std::string(m.name)] = estimate_json(metric_estimate(m, b));
     diff[std::string(m.name)] = estimate_json(paired_difference(a, b));
   }
   j["challenger_stats"] = ch;
@@ -66,13 +66,13 @@ nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
 std::string report_table(const EvalOptions& o, const EvalResult& r) {
   std::string out = fmt::format("eval: {} (challenger) vs {} (champion), 1v3 duplicate, rules {}, seed {}\n",
                                 o.challenger, o.champion, o.rules, o.master.value);
-  out += fmt::format("{} seeds x 4 seats = {} games, {} kyoku; 95% intervals clustered by seed; rates and ranks in %\n\n",
+  out += fmt::format("{} seeds x 4 seats = {} games, {} kyoku; 95% intervals clustered by seed (Wilson for rates and rank shares); rates and ranks in %\n\n",
                      r.seeds.size(), r.games, r.kyoku);
   out += fmt::format("{:<16}{:<30}{:<30}{}\n", "", "challenger", "champion", "difference");
   for (const Metric& m : metrics()) {
     const auto a = challenger_sums(r.seeds, m), b = champion_sums(r.seeds, m);
-    out += fmt::format("{:<16}{:<30}{:<30}{}\n", m.label, cell(ratio_estimate(a), m.name, false),
-                       cell(ratio_estimate(b), m.name, false), cell(paired_difference(a, b), m.name, true));
+    out += fmt::format("{:<16}{:<30}{:<30}{}\n", m.label, cell(metric_estimate(m, a), m.name, false),
+                       cell(metric_estimate(m, b), m.name, false), cell(paired_difference(a, b), m.name, true));
   }
   if (o.sequential.enabled) {
     const SequentialResult& s = r.sequential;

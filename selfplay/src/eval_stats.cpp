@@ -1,5 +1,6 @@
 #include "hydra/selfplay/eval_stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -59,6 +60,24 @@ Estimate paired_difference(const std::vector<Sums>& a, const std::vector<Sums>& 
   return with_interval(ra - rb, sq, a.size(), z);
 }
 
+Estimate wilson_estimate(const std::vector<Sums>& per_seed, double z) {
+  Estimate e = ratio_estimate(per_seed, z);
+  if (std::isnan(e.lo)) return e;
+  const double p = e.value;
+  const double trials = totals(per_seed).den;
+  const double n = e.se > 0 && p > 0 && p < 1 ? std::min(trials, p * (1 - p) / (e.se * e.se)) : trials;
+  const double z2n = z * z / n;
+  const double center = (p + z2n / 2) / (1 + z2n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
+  e.lo = std::max(0.0, center - half);
+  e.hi = std::min(1.0, center + half);
+  return e;
+}
+
+Estimate metric_estimate(const Metric& m, const std::vector<Sums>& per_seed, double z) {
+  return m.proportion ? wilson_estimate(per_seed, z) : ratio_estimate(per_seed, z);
+}
+
 double normal_quantile(double p) {
   // Phi(x) = erfc(-x / sqrt 2) / 2 is increasing: bisect on [-40, 40].
   double lo = -40, hi = 40;
@@ -73,21 +92,21 @@ const std::vector<Metric>& metrics() {
   static const std::vector<Metric> all = {
       {"avg_rank", "average rank", [](const SeatGame& g) { return double(g.rank); }, [](const SeatGame&) { return 1.0; }},
       {"avg_pt", "average pt", [](const SeatGame& g) { return double(g.pt); }, [](const SeatGame&) { return 1.0; }},
-      {"rank_1", "1st", [](const SeatGame& g) { return double(g.rank == 1); }, [](const SeatGame&) { return 1.0; }},
-      {"rank_2", "2nd", [](const SeatGame& g) { return double(g.rank == 2); }, [](const SeatGame&) { return 1.0; }},
-      {"rank_3", "3rd", [](const SeatGame& g) { return double(g.rank == 3); }, [](const SeatGame&) { return 1.0; }},
-      {"rank_4", "4th", [](const SeatGame& g) { return double(g.rank == 4); }, [](const SeatGame&) { return 1.0; }},
-      {"win_rate", "win rate", [](const SeatGame& g) { return double(g.wins); }, [](const SeatGame& g) { return double(g.kyoku); }},
+      {"rank_1", "1st", [](const SeatGame& g) { return double(g.rank == 1); }, [](const SeatGame&) { return 1.0; }, true},
+      {"rank_2", "2nd", [](const SeatGame& g) { return double(g.rank == 2); }, [](const SeatGame&) { return 1.0; }, true},
+      {"rank_3", "3rd", [](const SeatGame& g) { return double(g.rank == 3); }, [](const SeatGame&) { return 1.0; }, true},
+      {"rank_4", "4th", [](const SeatGame& g) { return double(g.rank == 4); }, [](const SeatGame&) { return 1.0; }, true},
+      {"win_rate", "win rate", [](const SeatGame& g) { return double(g.wins); }, [](const SeatGame& g) { return double(g.kyoku); }, true},
       {"deal_in_rate", "deal-in rate", [](const SeatGame& g) { return double(g.deal_ins); },
-       [](const SeatGame& g) { return double(g.kyoku); }},
+       [](const SeatGame& g) { return double(g.kyoku); }, true},
       {"riichi_rate", "riichi rate", [](const SeatGame& g) { return double(g.riichi); },
-       [](const SeatGame& g) { return double(g.kyoku); }},
+       [](const SeatGame& g) { return double(g.kyoku); }, true},
       {"call_rate", "call rate", [](const SeatGame& g) { return double(g.call_kyoku); },
-       [](const SeatGame& g) { return double(g.kyoku); }},
+       [](const SeatGame& g) { return double(g.kyoku); }, true},
       {"tsumo_rate", "tsumo rate", [](const SeatGame& g) { return double(g.tsumo_wins); },
-       [](const SeatGame& g) { return double(g.kyoku); }},
+       [](const SeatGame& g) { return double(g.kyoku); }, true},
       {"ryuukyoku_rate", "ryuukyoku rate", [](const SeatGame& g) { return double(g.ryuukyoku); },
-       [](const SeatGame& g) { return double(g.kyoku); }},
+       [](const SeatGame& g) { return double(g.kyoku); }, true},
       {"avg_win", "average win", [](const SeatGame& g) { return double(g.win_points); },
        [](const SeatGame& g) { return double(g.wins); }},
       {"avg_deal_in", "average deal-in", [](const SeatGame& g) { return double(g.deal_in_points); },

@@ -116,6 +116,38 @@ TEST(EvalStats, RatioRateByHand) {
   EXPECT_NEAR(ratio_estimate(challenger_sums(seeds, metric("rank_2"))).value, 6.0 / 12.0, 1e-12);
 }
 
+// Wilson score intervals at the clustered effective sample size n_eff = p (1 - p) / se^2, capped
+// at the number of trials; the bounds were worked out from the closed form
+// (p + z^2/2n +- z sqrt(p (1-p)/n + z^2/4n^2)) / (1 + z^2/n).
+TEST(EvalStats, WilsonIntervalsForProportions) {
+  const auto seeds = fixed_seeds();
+  // First places 4, 2, 0 of 4 games: p = 0.5, se^2 = 0.5 / 6, n_eff = 0.25 / (0.5 / 6) = 3.
+  const Metric& first = metric("rank_1");
+  EXPECT_TRUE(first.proportion);
+  const Estimate r1 = metric_estimate(first, challenger_sums(seeds, first));
+  EXPECT_NEAR(r1.value, 0.5, 1e-12);
+  EXPECT_NEAR(r1.lo, 0.1253315, 1e-6);
+  EXPECT_NEAR(r1.hi, 0.8746685, 1e-6);
+  // Win rate 6 / 30, se^2 = 0.02 / 6: n_eff = 0.16 / se^2 = 48 is capped at the 30 kyoku.
+  const Estimate w = metric_estimate(metric("win_rate"), challenger_sums(seeds, metric("win_rate")));
+  EXPECT_NEAR(w.value, 0.2, 1e-12);
+  EXPECT_NEAR(w.lo, 0.0950498, 1e-6);
+  EXPECT_NEAR(w.hi, 0.3730605, 1e-6);
+  // 0 of 8 and 12 of 12: no spread, n = the trials; the interval keeps a width.
+  const std::vector<Sums> none = {{0, 4}, {0, 4}};
+  const Estimate z = wilson_estimate(none);
+  EXPECT_EQ(z.lo, 0.0);
+  EXPECT_NEAR(z.hi, 0.3244156, 1e-6);
+  const std::vector<Sums> all = {{4, 4}, {4, 4}, {4, 4}};
+  const Estimate a = wilson_estimate(all);
+  EXPECT_NEAR(a.lo, 0.7574992, 1e-6);
+  EXPECT_EQ(a.hi, 1.0);
+  // Means keep the normal interval.
+  const Metric& rank = metric("avg_rank");
+  EXPECT_FALSE(rank.proportion);
+  EXPECT_EQ(metric_estimate(rank, challenger_sums(seeds, rank)).lo, ratio_estimate(challenger_sums(seeds, rank)).lo);
+}
+
 TEST(EvalStats, UnknownWithoutData) {
   const std::vector<Sums> one = {{1, 1}};
   EXPECT_TRUE(std::isnan(ratio_estimate(one).lo));  // one seed: no interval

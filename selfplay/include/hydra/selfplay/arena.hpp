@@ -16,18 +16,41 @@
 // (-margin, +margin) (equivalent within the margin). Looks fall on fixed seed counts, so an
 // early stop is as reproducible as a full run.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "hydra/game/agent.hpp"
+#include "hydra/game/runner.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/game/table_rules.hpp"
 #include "hydra/selfplay/eval_stats.hpp"
 
 namespace hydra::selfplay {
+
+// An agent that also reads the game's events as its seat receives them (a model agent keeps its
+// own encoder, whose bookkeeping needs every event, not only the view at a decision). Whoever
+// drives the game (play_observed below, the mjai bot command) passes each event to observe()
+// before the next act(), and start_game() before the game's first event or, when a host joins
+// mid-game, before the first act().
+class ObservingAgent : public game::Agent {
+ public:
+  virtual void observe(const game::Event& e) = 0;
+};
+
+// Makes the agent for a name; several agents of one name may share state (a loaded checkpoint),
+// and agents are created and used from several threads at once.
+using AgentFactory = std::function<std::unique_ptr<game::Agent>(const std::string& name)>;
+
+// play_game (game/runner.hpp) that also feeds every event, in order, to the seats whose agent is
+// an ObservingAgent, each time before that agent acts again.
+game::GameResult play_observed(const game::TableRules& rules, const game::GameKey& key,
+                               const std::array<game::Agent*, game::kNumSeats>& agents);
 
 struct SequentialOptions {
   bool enabled = false;
@@ -41,6 +64,9 @@ struct EvalOptions {
   std::uint64_t seeds = 100;
   game::MasterSeed master;
   std::string rules = "tenhou";
+  // Makes the agents; empty: make_bot (built-in agents only). Checkpoint agents come from the
+  // torch library (model_agent.hpp).
+  AgentFactory make_agent;
   std::optional<std::filesystem::path> logs;  // one gzipped mjai file per game when set
   SequentialOptions sequential;
   // Called with (games finished, games planned) from worker threads, one call at a time.
@@ -62,7 +88,7 @@ struct EvalResult {
   long kyoku = 0, decisions = 0;
 };
 
-// Plays the evaluation. Agents are named as make_bot() takes them.
+// Plays the evaluation. Agents are named as options.make_agent (default make_bot()) takes them.
 EvalResult run_eval(const EvalOptions& options);
 
 // The four games of one seed (exposed for tests): games[c] with the challenger at seat c.

@@ -12,7 +12,12 @@
 // For a plain mean (den_i constant) this is exactly the sample standard error of the per-seed
 // means. The challenger-minus-champion difference is paired by seed: with
 // z_i = (num_i - R den_i) / dbar for each side, se(Ra - Rb)^2 = sum_i (za_i - zb_i)^2 / (n (n - 1)).
-// Intervals are R +- 1.96 se (normal approximation; n >= 2, else unknown = NaN).
+// Intervals are R +- 1.96 se (normal approximation; n >= 2, else unknown = NaN), except for the
+// proportions (rank shares and the per-kyoku rates, Metric::proportion): those get a Wilson score
+// interval, which stays inside [0, 1] and keeps a width at 0% and 100%, taken with the effective
+// sample size of the clustered estimate, n_eff = R (1 - R) / se^2 (the number of independent
+// trials that would give that standard error), capped at the number of trials sum_i den_i; when
+// se = 0 (R = 0 or 1 in every seed) n_eff is that number of trials. Differences stay normal.
 
 #include <array>
 #include <cstddef>
@@ -35,6 +40,7 @@ struct Metric {
   std::string_view label;  // table row
   double (*num)(const SeatGame&);
   double (*den)(const SeatGame&);
+  bool proportion = false;  // num <= den, a count of 0/1 outcomes: Wilson interval
 };
 const std::vector<Metric>& metrics();  // avg_rank, avg_pt, rank_1..4, rates, sizes
 
@@ -45,6 +51,10 @@ struct Sums {
 
 Estimate ratio_estimate(const std::vector<Sums>& per_seed, double z = 1.96);
 Estimate paired_difference(const std::vector<Sums>& a, const std::vector<Sums>& b, double z = 1.96);
+// The ratio with a Wilson interval at the clustered effective sample size (see above).
+Estimate wilson_estimate(const std::vector<Sums>& per_seed, double z = 1.96);
+// wilson_estimate for proportions, ratio_estimate otherwise: what the report prints per side.
+Estimate metric_estimate(const Metric& m, const std::vector<Sums>& per_seed, double z = 1.96);
 
 // The standard normal quantile Phi^-1(p), 0 < p < 1 (bisection on erfc, 1e-12 accurate).
 double normal_quantile(double p);

@@ -48,7 +48,7 @@ class InferenceModel final : public BatchPolicy {
 
  private:
   struct Snapshot {
-    model::HydraNet net{nullptr};
+    mutable model::HydraNet net{nullptr};  // forward() is non-const; the weights never change
     std::int64_t version = 0;
   };
   std::shared_ptr<const Snapshot> current() const;

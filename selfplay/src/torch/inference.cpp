@@ -1,0 +1,164 @@
+// Inference snapshots (inference.hpp).
+
+#include "hydra/selfplay/inference.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/model/precision.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+constexpr std::int64_t kObs = encoder::kObsSize;
+
+config::Config stored_config(const std::filesystem::path& path, const model::CheckpointData& data) {
+  try {
+    return config::parse(data.config.dump(), "config stored in " + path.string());
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (checkpoint written by another Hydra version?)");
+  }
+}
+
+}  // namespace
+
+InferenceModel::InferenceModel(const model::HydraNetImpl& net, torch::Device device, std::int64_t version)
+    : device_(device), config_(net.config()), snapshot_(copy_of(net, version)) {}
+
+std::shared_ptr<const InferenceModel::Snapshot> InferenceModel::copy_of(const model::HydraNetImpl& net,
+                                                                         std::int64_t version) const {
+  auto s = std::make_shared<Snapshot>();
+  {
+    // The copy is a plain tensor copy: no autograd history, whatever mode the caller is in.
+    torch::NoGradGuard no_grad;
+    s->net = model::HydraNet(std::dynamic_pointer_cast<model::HydraNetImpl>(net.clone(device_)));
+    for (auto& p : s->net->parameters()) p.set_requires_grad(false);
+  }
+  s->net->eval();
+  s->version = version;
+  return s;
+}
+
+std::shared_ptr<const InferenceModel::Snapshot> InferenceModel::current() const {
+  const std::lock_guard lock(mu_);
+  return snapshot_;
+}
+
+std::int64_t InferenceModel::version() const { return current()->version; }
+
+void InferenceModel::publish(const model::HydraNetImpl& learner, std::int64_t version) {
+  // Copied outside the lock: forwards keep running on the old snapshot meanwhile.
+  auto next = copy_of(learner, version);
+  const std::lock_guard lock(mu_);
+  snapshot_ = std::move(next);
+}
+
+model::Outputs InferenceModel::forward(const torch::Tensor& obs, const torch::Tensor& context) {
+  const auto snap = current();
+  torch::InferenceMode guard;
+  model::Outputs out;
+  {
+    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(config_, device_.type()));
+    out = snap->net->forward(obs.to(device_), context.to(device_));
+  }
+  out = out.to_float();
+  out.policy = out.policy.cpu();
+  out.value = out.value.cpu();
+  out.grp = out.grp.cpu();
+  out.tenpai = out.tenpai.cpu();
+  out.danger = out.danger.cpu();
+  return out;
+}
+
+void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
+  if (in.n <= 0) return;
+  const auto snap = current();
+  torch::InferenceMode guard;
+  const std::int64_t n = in.n;
+  torch::Tensor obs, ctx;
+  if (device_.is_cpu()) {
+    // No copy at all: the network reads the caller's buffers.
+    obs = torch::from_blob(const_cast<float*>(in.obs), {n, encoder::kChannels, encoder::kTiles});
+    ctx = torch::from_blob(const_cast<float*>(in.context), {n, kContext});
+  } else {
+    // One host->device copy: observations and contexts packed row by row into a pinned buffer
+    // (torch's caching host allocator reuses it), then split on the device.
+    auto staging = torch::empty({n, kObs + kContext}, torch::TensorOptions().dtype(torch::kFloat).pinned_memory(true));
+    float* dst = staging.data_ptr<float>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::memcpy(dst + i * (kObs + kContext), in.obs + i * kObs, sizeof(float) * static_cast<std::size_t>(kObs));
+      std::memcpy(dst + i * (kObs + kContext) + kObs, in.context + i * kContext, sizeof(float) * kContext);
+    }
+    const auto dev = staging.to(device_, /*non_blocking=*/true);
+    obs = dev.narrow(1, 0, kObs).view({n, encoder::kChannels, encoder::kTiles});
+    ctx = dev.narrow(1, kObs, kContext);
+  }
+  torch::Tensor logits, value;
+  {
+    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(config_, device_.type()));
+    const auto o = snap->net->forward(obs, ctx);
+    logits = o.policy;
+    value = o.value;
+  }
+  // One device->host copy of the logits and values together; the masked softmax runs on the host
+  // (46 values per row) in fp32 whatever the autocast dtype.
+  const auto host = torch::cat({logits.to(torch::kFloat), value.to(torch::kFloat).reshape({n, 1})}, 1).cpu().contiguous();
+  const float* h = host.data_ptr<float>();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float* row = h + i * (kActions + 1);
+    masked_softmax(row, in.legal[i], out.probs + i * kActions);
+    out.value[i] = row[kActions];
+  }
+}
+
+torch::Device resolve_device(const std::string& name) {
+  if (name == "auto") return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+  if (name == "cpu") return torch::Device(torch::kCPU);
+  if (name.rfind("cuda", 0) == 0) {
+    if (!torch::cuda::is_available()) throw Error("device '" + name + "': CUDA is not available in this build or machine");
+    try {
+      return torch::Device(name);
+    } catch (const std::exception&) {
+      throw Error("device '" + name + "': expected cpu, cuda, cuda:N or auto");
+    }
+  }
+  throw Error("device '" + name + "': expected cpu, cuda, cuda:N or auto");
+}
+
+std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device) {
+  model::LoadOptions options;
+  options.restore_rng = false;
+  const auto data = model::load_checkpoint(path, nullptr, nullptr, options);
+  if (data.kind != "hydra_net")
+    throw Error("checkpoint '" + path.string() + "' holds a '" + data.kind + "' network, not a hydra_net policy");
+  const config::Config cfg = stored_config(path, data);
+  model::HydraNet net(cfg.model);
+  model::load_checkpoint(path, net.ptr().get(), nullptr, options);
+  return std::make_shared<InferenceModel>(*net, device, data.step);
+}
+
+GrpRewardModel::GrpRewardModel(const std::filesystem::path& path) {
+  model::LoadOptions options;
+  options.restore_rng = false;
+  const auto data = model::load_checkpoint(path, nullptr, nullptr, options);
+  if (data.kind != "grp")
+    throw Error("selfplay.grp: checkpoint '" + path.string() + "' holds a '" + data.kind + "' network, not a grp");
+  const config::Config cfg = stored_config(path, data);
+  net_ = model::GrpNet(cfg.model);
+  model::load_checkpoint(path, net_.ptr().get(), nullptr, options);
+  net_->eval();
+}
+
+std::vector<std::array<double, 4>> GrpRewardModel::rewards(const std::vector<KyokuStart>& kyoku,
+                                                           const std::array<int, 4>& final_scores) {
+  torch::InferenceMode guard;
+  std::vector<model::KyokuState> states;
+  states.reserve(kyoku.size());
+  for (const KyokuStart& k : kyoku) states.push_back({k.round, k.honba, k.riichi_sticks, k.scores});
+  return model::kyoku_rewards(*net_, states, final_scores);
+}
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,90 @@
+#pragma once
+
+// Behaviour cloning (spec section 7; docs/PRETRAIN.md): the SE-ResNet learns the logged action
+// of every decision (masked cross-entropy), the final placement (value), the final rank
+// permutation (GRP head) and the opponents' tenpai and waits (aux heads), with AdamW, warmup +
+// cosine, gradient clipping and bf16 autocast on CUDA. This header holds the pieces the run loop
+// (`hydra pretrain`, run.hpp) and the tests share: one optimizer step and one validation pass.
+
+#include <cstdint>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/common/metrics.hpp"
+#include "hydra/data/dataset.hpp"
+#include "hydra/model/losses.hpp"
+#include "hydra/model/network.hpp"
+#include "hydra/model/optim.hpp"
+#include "hydra/pretrain/accuracy.hpp"
+
+namespace hydra::pretrain {
+
+// One SampleBatch as tensors on `device` (CPU tensors wrap the batch's arrays without a copy:
+// keep the batch alive and unchanged while they are in use).
+struct BcBatch {
+  torch::Tensor obs;      // [B,85,34]
+  torch::Tensor context;  // [B,16]
+  model::Targets targets;
+};
+BcBatch to_tensors(const data::SampleBatch& batch, const torch::Device& device);
+
+// Tallies the masked arg-max of `policy_logits` [B,46] against the batch's logged actions, per
+// decision type, and feeds the discard decisions to the baseline.
+void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, DecisionAccuracy& acc);
+
+struct LossValues {
+  double total = 0, policy = 0, value = 0, grp = 0, tenpai = 0, danger = 0;
+};
+
+struct StepStats {
+  LossValues loss;
+  double grad_norm = 0;  // before clipping
+  double accuracy = 0;   // top-1 on the batch
+  double lr = 0;
+};
+
+// The training model, its optimizer and schedule.
+class BcLearner {
+ public:
+  // Builds the network from cfg.model, initialised from `init_seed`, on `device`; AdamW and the
+  // warmup + cosine schedule over `total_steps` from cfg.pretrain.
+  BcLearner(const config::Config& cfg, const torch::Device& device, std::int64_t total_steps, std::uint64_t init_seed);
+
+  // One optimizer step on `batch` at the schedule's learning rate for steps().
+  StepStats step(const data::SampleBatch& batch);
+
+  model::HydraNet& net() { return net_; }
+  torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  const model::WarmupCosine& schedule() const { return schedule_; }
+  std::int64_t steps() const { return steps_; }
+  void set_steps(std::int64_t s) { steps_ = s; }
+
+ private:
+  config::Config cfg_;
+  torch::Device device_;
+  model::HydraNet net_;
+  std::unique_ptr<torch::optim::AdamW> optimizer_;
+  model::WarmupCosine schedule_;
+  std::int64_t steps_ = 0;
+};
+
+struct Validation {
+  std::int64_t samples = 0;
+  LossValues loss;  // means over the samples
+  DecisionAccuracy accuracy;
+  double seconds = 0;
+
+  nlohmann::ordered_json to_json() const;
+  // "val/loss", "val/acc/discard", "val/baseline/discard", ... for the metrics writer.
+  metrics::Scalars scalars(std::string_view prefix = "val/") const;
+};
+
+// Losses and accuracies of `net` over up to `max_samples` samples of `data` (read until it ends
+// or the cap), in batches of `batch`, without gradients.
+Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config::ModelConfig& model_cfg,
+                    const torch::Device& device, std::int64_t max_samples, int batch);
+
+}  // namespace hydra::pretrain

@@ -1,0 +1,186 @@
+#include "hydra/pretrain/bc.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "hydra/common/error.hpp"
+#include "hydra/encoder/layout.hpp"
+#include "hydra/model/precision.hpp"
+
+namespace hydra::pretrain {
+namespace {
+
+std::int64_t rows(const data::SampleBatch& b) { return static_cast<std::int64_t>(b.size()); }
+
+template <class T>
+torch::Tensor wrap(const std::vector<T>& v, torch::IntArrayRef shape, torch::ScalarType type) {
+  // from_blob never writes through the pointer here; the const_cast only satisfies its signature.
+  return torch::from_blob(const_cast<T*>(v.data()), shape, type);
+}
+
+LossValues values(const model::Losses& l) {
+  const auto get = [](const torch::Tensor& t) { return t.defined() ? t.item<double>() : 0.0; };
+  return {get(l.total), get(l.policy), get(l.value), get(l.grp), get(l.tenpai), get(l.danger)};
+}
+
+double num(double v) { return std::isnan(v) ? -1.0 : v; }
+
+}  // namespace
+
+BcBatch to_tensors(const data::SampleBatch& b, const torch::Device& device) {
+  const std::int64_t n = rows(b);
+  HYDRA_CHECK(b.obs.size() == static_cast<std::size_t>(n) * encoder::kObsSize, "sample batch: obs size");
+  HYDRA_CHECK(b.legal.size() == static_cast<std::size_t>(n) * model::kActions, "sample batch: legal size");
+  BcBatch out;
+  out.obs = wrap(b.obs, {n, model::kObsChannels, model::kTiles}, torch::kFloat).to(device);
+  out.context = wrap(b.context, {n, model::kScoreContext}, torch::kFloat).to(device);
+  out.targets.legal = wrap(b.legal, {n, model::kActions}, torch::kUInt8).to(device, torch::kBool);
+  out.targets.action = wrap(b.action, {n}, torch::kLong).to(device);
+  out.targets.value = wrap(b.value, {n}, torch::kFloat).to(device);
+  out.targets.grp = wrap(b.grp, {n}, torch::kLong).to(device);
+  out.targets.tenpai = wrap(b.tenpai, {n, model::kOpponents}, torch::kFloat).to(device);
+  out.targets.danger = wrap(b.danger, {n, model::kOpponents, model::kTiles}, torch::kFloat).to(device);
+  return out;
+}
+
+void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, DecisionAccuracy& acc) {
+  const std::int64_t n = rows(batch);
+  const auto legal = wrap(batch.legal, {n, model::kActions}, torch::kUInt8).to(torch::kBool);
+  const auto pick = model::masked_logits(policy_logits.detach().to(torch::kCPU, torch::kFloat), legal).argmax(1);
+  const auto p = pick.accessor<std::int64_t, 1>();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const auto type = static_cast<data::DecisionType>(batch.type[u]);
+    const int logged = static_cast<int>(batch.action[u]);
+    acc.add(static_cast<int>(p[i]), logged, type);
+    if (type == data::DecisionType::discard) {
+      std::uint64_t bits = 0;
+      for (std::size_t a = 0; a < static_cast<std::size_t>(model::kActions); ++a)
+        if (batch.legal[u * model::kActions + a]) bits |= std::uint64_t{1} << a;
+      acc.add_discard(bits, logged);
+    }
+  }
+}
+
+BcLearner::BcLearner(const config::Config& cfg, const torch::Device& device, std::int64_t total_steps,
+                     std::uint64_t init_seed)
+    : cfg_(cfg), device_(device), net_(cfg.model) {
+  net_->init_weights(init_seed);
+  net_->to(device_);
+  optimizer_ = model::make_adamw(*net_, {.lr = cfg.pretrain.lr, .weight_decay = cfg.pretrain.weight_decay});
+  schedule_.peak = cfg.pretrain.lr;
+  schedule_.floor = cfg.pretrain.lr_floor;
+  schedule_.total = std::max<std::int64_t>(total_steps, 1);
+  schedule_.warmup = static_cast<std::int64_t>(std::llround(cfg.pretrain.warmup * static_cast<double>(schedule_.total)));
+}
+
+StepStats BcLearner::step(const data::SampleBatch& batch) {
+  StepStats s;
+  s.lr = schedule_.lr(steps_);
+  model::set_lr(*optimizer_, s.lr);
+  net_->train();
+  const BcBatch t = to_tensors(batch, device_);
+  model::Outputs out;
+  {
+    // Autocast is per thread and covers the forward pass only; the losses run in fp32.
+    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(cfg_.model, device_.type()));
+    out = net_->forward(t.obs, t.context);
+  }
+  out = out.to_float();
+  const model::Losses l = model::compute_losses(out, t.targets, cfg_.model);
+  optimizer_->zero_grad();
+  l.total.backward();
+  if (cfg_.pretrain.grad_clip > 0)
+    s.grad_norm = torch::nn::utils::clip_grad_norm_(net_->parameters(), cfg_.pretrain.grad_clip);
+  optimizer_->step();
+  ++steps_;
+  s.loss = values(l);
+  if (!std::isfinite(s.loss.total))
+    throw Error("pretrain: the loss became " + std::to_string(s.loss.total) + " at step " + std::to_string(steps_) +
+                " (lower pretrain.lr?)");
+  const auto pick = model::masked_logits(out.policy.detach(), t.targets.legal).argmax(1);
+  s.accuracy = pick.eq(t.targets.action).to(torch::kDouble).mean().item<double>();
+  return s;
+}
+
+Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config::ModelConfig& model_cfg,
+                    const torch::Device& device, std::int64_t max_samples, int batch) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Validation v;
+  torch::NoGradGuard no_grad;
+  const bool was_training = net.is_training();
+  net.eval();
+  data::SampleBatch b;
+  LossValues sum;
+  while (v.samples < max_samples) {
+    const auto want = static_cast<std::size_t>(std::min<std::int64_t>(batch, max_samples - v.samples));
+    const std::size_t n = data.next(b, want);
+    if (n == 0) break;
+    const BcBatch t = to_tensors(b, device);
+    model::Outputs out;
+    {
+      model::AutocastGuard autocast(device.type(), model::autocast_enabled(model_cfg, device.type()));
+      out = net.forward(t.obs, t.context);
+    }
+    out = out.to_float();
+    const LossValues l = values(model::compute_losses(out, t.targets, model_cfg));
+    const auto w = static_cast<double>(n);
+    sum.total += l.total * w;
+    sum.policy += l.policy * w;
+    sum.value += l.value * w;
+    sum.grp += l.grp * w;
+    sum.tenpai += l.tenpai * w;
+    sum.danger += l.danger * w;
+    tally(out.policy, b, v.accuracy);
+    v.samples += static_cast<std::int64_t>(n);
+  }
+  net.train(was_training);
+  if (v.samples > 0) {
+    const auto n = static_cast<double>(v.samples);
+    v.loss = {sum.total / n, sum.policy / n, sum.value / n, sum.grp / n, sum.tenpai / n, sum.danger / n};
+  } else {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    v.loss = {nan, nan, nan, nan, nan, nan};
+  }
+  v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return v;
+}
+
+nlohmann::ordered_json Validation::to_json() const {
+  const auto n = [](double x) { return std::isnan(x) ? nlohmann::ordered_json() : nlohmann::ordered_json(x); };
+  return {{"samples", samples},
+          {"loss", {{"total", n(loss.total)},
+                    {"policy", n(loss.policy)},
+                    {"value", n(loss.value)},
+                    {"grp", n(loss.grp)},
+                    {"tenpai", n(loss.tenpai)},
+                    {"danger", n(loss.danger)}}},
+          {"accuracy", accuracy.to_json()},
+          {"seconds", seconds}};
+}
+
+metrics::Scalars Validation::scalars(std::string_view prefix) const {
+  const std::string p(prefix);
+  metrics::Scalars s = {{p + "samples", static_cast<double>(samples)},
+                        {p + "loss", loss.total},
+                        {p + "loss/policy", loss.policy},
+                        {p + "loss/value", loss.value},
+                        {p + "loss/grp", loss.grp},
+                        {p + "loss/tenpai", loss.tenpai},
+                        {p + "loss/danger", loss.danger},
+                        {p + "acc/all", num(accuracy.accuracy())}};
+  // Types without decisions in this validation are left out rather than written as a number.
+  for (int t = 0; t < kTypes; ++t) {
+    const auto type = static_cast<data::DecisionType>(t);
+    if (accuracy.total(type) > 0)
+      s.emplace_back(p + "acc/" + std::string(kTypeNames[static_cast<std::size_t>(t)]), accuracy.accuracy(type));
+  }
+  if (accuracy.total(data::DecisionType::discard) > 0) {
+    s.emplace_back(p + "baseline/discard", accuracy.discard_baseline());
+    s.emplace_back(p + "baseline/discard_constant", accuracy.discard_constant_baseline());
+  }
+  return s;
+}
+
+}  // namespace hydra::pretrain

@@ -1,0 +1,289 @@
+// `hydra pretrain`: the behaviour-cloning run loop and the eval-only path (run.hpp).
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/common/metrics.hpp"
+#include "hydra/common/stop.hpp"
+#include "hydra/data/text_file.hpp"
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/pretrain/agreement.hpp"
+#include "hydra/pretrain/bc.hpp"
+#include "hydra/pretrain/run.hpp"
+#include "run_common.hpp"
+
+namespace hydra::pretrain {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Greedy agreement replays whole games on the CPU: a sample of the held-out files is enough.
+constexpr std::size_t kGreedyFiles = 500;
+
+data::DatasetOptions dataset_options(const config::Config& cfg, game::MasterSeed seed, bool validation) {
+  data::DatasetOptions o;
+  o.inputs = cfg.pretrain.data;
+  o.validation = validation;
+  o.val_fraction = cfg.pretrain.val_fraction;
+  o.seed = seed;
+  o.augment = validation ? false : cfg.pretrain.augment;
+  o.shuffle_buffer = cfg.pretrain.shuffle_buffer;
+  o.repeat = !validation;
+  return o;
+}
+
+// The held-out split, or nullopt (with a warning) when it holds no file.
+std::unique_ptr<data::Dataset> open_validation(const config::Config& cfg, game::MasterSeed seed) {
+  if (cfg.pretrain.val_fraction <= 0) return nullptr;
+  try {
+    auto ds = std::make_unique<data::Dataset>(dataset_options(cfg, seed, true));
+    if (!ds->files().empty()) return ds;
+  } catch (const Error& e) {
+    log::warn("pretrain: no validation: {}", e.what());
+    return nullptr;
+  }
+  log::warn("pretrain: the validation split (pretrain.val_fraction {}) holds no file: no validation", cfg.pretrain.val_fraction);
+  return nullptr;
+}
+
+void log_validation(std::int64_t step, const Validation& v, double greedy) {
+  const auto& a = v.accuracy;
+  log::info("pretrain: validation at step {}: {} samples, loss {:.4f} (policy {:.4f}), top-1 {:.4f}", step, v.samples,
+            v.loss.total, v.loss.policy, a.accuracy());
+  std::string types;
+  for (int t = 0; t < kTypes; ++t) {
+    const auto type = static_cast<data::DecisionType>(t);
+    if (a.total(type) > 0)
+      types += fmt::format(" {} {:.4f} ({})", kTypeNames[static_cast<std::size_t>(t)], a.accuracy(type), a.total(type));
+  }
+  log::info("pretrain: accuracy by type:{}", types);
+  log::info("pretrain: discards: model {:.4f}, majority-class baseline {:.4f} (constant guess {:.4f}){}",
+            a.accuracy(data::DecisionType::discard), a.discard_baseline(), a.discard_constant_baseline(),
+            std::isnan(greedy) ? std::string() : fmt::format(", greedy bot {:.4f}", greedy));
+}
+
+}  // namespace
+
+RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
+  if (cfg.pretrain.data.empty()) throw Error("pretrain: no data: pass --data DIR or set pretrain.data");
+  if (options.max_steps) cfg.train.max_updates = *options.max_steps;
+  const std::int64_t total = cfg.train.max_updates;
+  const torch::Device device = detail::pick_device(cfg);
+  const fs::path run_dir(cfg.run.dir);
+  model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
+
+  // The seed of a resumed run is the one its checkpoint recorded.
+  std::optional<model::CheckpointData> resumed;
+  game::MasterSeed seed{cfg.run.seed.value_or(0)};
+  const bool seed_given = cfg.run.seed.has_value();
+  if (!seed_given && !options.resume) seed = detail::resolve_seed(cfg, "pretrain");
+  BcLearner learner(cfg, device, total, detail::seed_u64(game::stream_key(seed, game::labels::network_init)));
+  if (options.resume) {
+    fs::path from;
+    resumed = checkpoints.load_latest(learner.net().get(), &learner.optimizer(), {}, &from);
+    if (!resumed) throw Error(run_dir.string() + ": --resume but no checkpoint in " + (run_dir / "checkpoints").string());
+    if (resumed->kind != "hydra_net") throw Error(from.string() + ": not a behaviour-cloning checkpoint (kind " + resumed->kind + ")");
+    detail::check_same_model(resumed->config, cfg, from);
+    seed = game::MasterSeed{resumed->extra.value("master_seed", std::uint64_t{0})};
+    cfg.run.seed = seed.value;
+    learner.set_steps(resumed->step);
+    log::info("pretrain: resuming from {} at step {}", from.string(), resumed->step);
+  }
+  detail::open_run_dir(cfg, "pretrain.log", options.resume);
+  log::info("pretrain: {} x {} network on {}, batch {}, {} steps, seed {}", cfg.model.blocks, cfg.model.channels,
+            device.str(), cfg.pretrain.batch, total, seed.value);
+
+  const auto stored_config = config::to_json(cfg);
+  double best_val = resumed ? resumed->extra.value("best_val_loss", std::numeric_limits<double>::infinity())
+                            : std::numeric_limits<double>::infinity();
+  std::int64_t samples_seen = resumed ? resumed->extra.value("samples", std::int64_t{0}) : 0;
+  nlohmann::ordered_json last_val = resumed ? resumed->metrics : nlohmann::ordered_json::object();
+
+  metrics::MetricsWriter writer(run_dir, cfg.train.tensorboard,
+                                resumed ? std::optional<std::int64_t>(resumed->step) : std::nullopt);
+  data::Dataset train(dataset_options(cfg, seed, false));
+  log::info("pretrain: {} training files", train.files().size());
+  auto probe = open_validation(cfg, seed);
+  const bool has_val = probe != nullptr;
+
+  // The greedy bot's agreement on the held-out discards does not change during the run.
+  double greedy = std::numeric_limits<double>::quiet_NaN();
+  std::vector<data::BadFile> greedy_bad;
+  if (has_val && !resumed) {
+    std::vector<fs::path> files = probe->files();
+    if (files.size() > kGreedyFiles) files.resize(kGreedyFiles);
+    const Agreement g = greedy_agreement(files);
+    greedy = g.accuracy.accuracy(data::DecisionType::discard);
+    greedy_bad = g.bad;
+    log::info("pretrain: greedy bot agrees with {:.4f} of {} held-out human discards ({} games)", greedy,
+              g.accuracy.total(data::DecisionType::discard), g.games);
+    if (!std::isnan(greedy)) writer.write(0, {{"val/greedy/discard", greedy}});
+  } else if (resumed) {
+    greedy = resumed->extra.value("greedy_discard", std::numeric_limits<double>::quiet_NaN());
+  }
+  probe.reset();
+
+  data::SampleBatch batch;
+  const auto batch_size = static_cast<std::size_t>(cfg.pretrain.batch);
+  if (samples_seen > 0) {
+    // The stream is a function of the seed: skipping what the run already trained on puts the
+    // resumed run on the samples the uninterrupted run would have seen next.
+    log::info("pretrain: skipping the {} samples trained on before the checkpoint", samples_seen);
+    std::int64_t skipped = 0;
+    while (skipped < samples_seen) {
+      const auto want = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(batch_size), samples_seen - skipped));
+      const std::size_t n = train.next(batch, want);
+      if (n == 0) throw Error("pretrain: the training data ended while skipping to the resume point");
+      skipped += static_cast<std::int64_t>(n);
+    }
+  }
+
+  RunSummary summary;
+  std::vector<data::BadFile> val_bad;
+  const auto save = [&](bool is_best) {
+    model::CheckpointData d;
+    d.kind = "hydra_net";
+    d.step = learner.steps();
+    d.config = stored_config;
+    d.metrics = last_val;
+    d.scheduler = learner.schedule().to_json();
+    d.extra = {{"master_seed", seed.value},
+               {"samples", samples_seen},
+               {"best_val_loss", best_val},
+               {"greedy_discard", std::isnan(greedy) ? nlohmann::ordered_json() : nlohmann::ordered_json(greedy)},
+               {"command", "pretrain"}};
+    summary.checkpoint = checkpoints.save(d, *learner.net(), &learner.optimizer(), is_best);
+    log::info("pretrain: checkpoint {}{}", summary.checkpoint.string(), is_best ? " (best)" : "");
+  };
+  const auto run_validation = [&]() -> bool {
+    if (!has_val) return false;
+    data::Dataset val(dataset_options(cfg, seed, true));
+    const Validation v = validate(*learner.net(), val, cfg.model, device, cfg.pretrain.val_max_samples, cfg.pretrain.batch);
+    // Every validation reads the same held-out files: keep the bad ones of the latest.
+    val_bad = val.report().bad;
+    if (v.samples == 0) {
+      log::warn("pretrain: the validation split gave no samples (every held-out file bad?)");
+      return false;
+    }
+    writer.write(learner.steps(), v.scalars());
+    log_validation(learner.steps(), v, greedy);
+    last_val = v.to_json();
+    if (!std::isnan(greedy)) last_val["greedy_discard"] = greedy;
+    last_val["step"] = learner.steps();
+    const bool best = v.loss.total < best_val;
+    if (best) best_val = v.loss.total;
+    return best;
+  };
+
+  StopSignal stop;
+  metrics::Progress progress(total - learner.steps());
+  const std::int64_t start_step = learner.steps();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::int64_t last_saved = resumed ? resumed->step : -1;
+  while (learner.steps() < total) {
+    if (stop.requested()) {
+      log::warn("pretrain: signal {} received: saving and stopping", stop.signal());
+      summary.stopped = true;
+      break;
+    }
+    const double minutes = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60.0;
+    if (cfg.train.max_minutes > 0 && minutes >= cfg.train.max_minutes) {
+      log::info("pretrain: train.max_minutes ({}) reached: saving and stopping", cfg.train.max_minutes);
+      summary.stopped = true;
+      break;
+    }
+    const std::size_t n = train.next(batch, batch_size);
+    if (n == 0) throw Error("pretrain: no training samples could be read (see the bad files above)");
+    const StepStats s = learner.step(batch);
+    samples_seen += static_cast<std::int64_t>(n);
+    const std::int64_t step = learner.steps();
+    if (step % cfg.train.log_every == 0 || step == total) {
+      writer.write(step, {{"loss", s.loss.total},
+                          {"loss/policy", s.loss.policy},
+                          {"loss/value", s.loss.value},
+                          {"loss/grp", s.loss.grp},
+                          {"loss/tenpai", s.loss.tenpai},
+                          {"loss/danger", s.loss.danger},
+                          {"train/acc", s.accuracy},
+                          {"grad_norm", s.grad_norm},
+                          {"lr", s.lr},
+                          {"samples", static_cast<double>(samples_seen)},
+                          {"epochs", static_cast<double>(train.report().epochs)}});
+      log::info("pretrain: {} loss {:.4f} policy {:.4f} acc {:.3f} lr {:.2e}", progress.line(step - start_step),
+                s.loss.total, s.loss.policy, s.accuracy, s.lr);
+    }
+    const bool validate_now = step % cfg.pretrain.val_every == 0 || step == total;
+    const bool best = validate_now && run_validation();
+    if (best || step % cfg.train.checkpoint_every == 0 || step == total) {
+      save(best);
+      last_saved = step;
+    }
+  }
+  if (learner.steps() != last_saved) save(false);
+
+  const data::DatasetReport rep = train.report();
+  std::vector<data::BadFile> bad = rep.bad;
+  bad.insert(bad.end(), val_bad.begin(), val_bad.end());
+  detail::log_bad_files("pretrain", bad);
+  summary.steps = learner.steps();
+  summary.report = {{"command", "pretrain"},
+                    {"steps", summary.steps},
+                    {"stopped", summary.stopped},
+                    {"samples", samples_seen},
+                    {"epochs", rep.epochs},
+                    {"train_files", rep.files_total},
+                    {"checkpoint", summary.checkpoint.string()},
+                    {"validation", last_val},
+                    {"bad_files", detail::bad_files_json(bad)}};
+  data::write_file_atomic(run_dir / "report.json", summary.report.dump(2) + "\n");
+  log::info("pretrain: done at step {} ({} samples, {} epochs); report in {}", summary.steps, samples_seen, rep.epochs,
+            (run_dir / "report.json").string());
+  return summary;
+}
+
+nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
+  if (o.data.empty()) throw Error("pretrain --eval-only: no --data given");
+  config::Config run_cfg;
+  run_cfg.run.device = o.device;
+  const torch::Device device = detail::pick_device(run_cfg);
+  // The architecture comes from the checkpoint's own config.
+  model::CheckpointData peek = model::load_checkpoint(o.model, nullptr, nullptr, {.restore_rng = false});
+  if (peek.kind != "hydra_net") throw Error(o.model.string() + ": not a policy checkpoint (kind " + peek.kind + ")");
+  const config::Config cfg = config::parse(peek.config.dump(), "config stored in " + o.model.string());
+  model::HydraNet net(cfg.model);
+  model::load_checkpoint(o.model, net.get(), nullptr, {.restore_rng = false});
+  net->to(device);
+
+  data::DatasetOptions d;
+  d.inputs = o.data;
+  d.validation = true;
+  d.val_fraction = 1.0;  // every file: evaluation has no training split
+  d.augment = false;
+  d.repeat = false;
+  d.shuffle_buffer = std::max(1, o.batch);
+  data::Dataset ds(d);
+  const std::int64_t cap = o.max_samples > 0 ? o.max_samples : std::numeric_limits<std::int64_t>::max();
+  const Validation v = validate(*net, ds, cfg.model, device, cap, o.batch);
+  double greedy = std::numeric_limits<double>::quiet_NaN();
+  nlohmann::ordered_json out = {{"model", o.model.string()}, {"step", peek.step}, {"files", ds.files().size()}};
+  out["validation"] = v.to_json();
+  std::vector<data::BadFile> bad = ds.report().bad;
+  if (o.greedy) {
+    const Agreement g = greedy_agreement(ds.files());
+    greedy = g.accuracy.accuracy(data::DecisionType::discard);
+    out["greedy"] = {{"games", g.games},
+                     {"discards", g.accuracy.total(data::DecisionType::discard)},
+                     {"agreement", std::isnan(greedy) ? nlohmann::ordered_json() : nlohmann::ordered_json(greedy)}};
+  }
+  out["bad_files"] = detail::bad_files_json(bad);
+  log_validation(peek.step, v, greedy);
+  detail::log_bad_files("pretrain", bad);
+  return out;
+}
+
+}  // namespace hydra::pretrain

@@ -11,6 +11,10 @@
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/shanten.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace hydra::encoder {
 namespace {
 
@@ -54,12 +58,80 @@ const ByteFloats kByteFloats = [] {
   return b;
 }();
 
+// Written out: GCC keeps the loop over the bytes (variable shifts) and converts the last two bits
+// through the integer unit, twice the instructions of these five copies.
 void from_mask(float* p, std::uint64_t m) {
-  for (int byte = 0; byte < 4; ++byte)
-    std::memcpy(p + 8 * byte, kByteFloats.v[(m >> (8 * byte)) & 0xFFU].data(), 8 * sizeof(float));
-  p[32] = static_cast<float>((m >> 32) & 1U);
-  p[33] = static_cast<float>((m >> 33) & 1U);
+  const auto row = [&](int byte) { return kByteFloats.v[(m >> (8 * byte)) & 0xFFU].data(); };
+  std::memcpy(p, row(0), 8 * sizeof(float));
+  std::memcpy(p + 8, row(1), 8 * sizeof(float));
+  std::memcpy(p + 16, row(2), 8 * sizeof(float));
+  std::memcpy(p + 24, row(3), 8 * sizeof(float));
+  std::memcpy(p + 32, kByteFloats.v[(m >> 32) & 3U].data(), 2 * sizeof(float));
 }
+
+// Per-type tests over 34 bytes as 34-bit masks (bit t = type t): with SSE2 three loads and a
+// movemask each instead of a branchy loop.
+constexpr std::uint64_t kAllTypes = (std::uint64_t{1} << kTiles) - 1;
+
+#if defined(__SSE2__)
+struct Lanes {
+  __m128i x0, x1, x2;  // types 0-15, 16-31, 32-33 (lanes 2-15 of x2 zero)
+  explicit Lanes(const std::uint8_t* c)
+      : x0(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c))),
+        x1(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c + 16))),
+        x2(_mm_cvtsi32_si128(c[32] | c[33] << 8)) {}
+};
+
+std::uint64_t zero_bits(__m128i x) {
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())));
+}
+
+// Bit t set where c[t] >= k (unsigned counts, k >= 1).
+std::uint64_t at_least(const Lanes& l, int k) {
+  const __m128i d = _mm_set1_epi8(static_cast<char>(k - 1));
+  const std::uint64_t zero = zero_bits(_mm_subs_epu8(l.x0, d)) | zero_bits(_mm_subs_epu8(l.x1, d)) << 16 |
+                             zero_bits(_mm_subs_epu8(l.x2, d)) << 32;
+  return ~zero & kAllTypes;
+}
+
+// Bit t set where v[t] < limit (signed bytes).
+std::uint64_t below(const std::int8_t* v, int limit) {
+  const Lanes l(reinterpret_cast<const std::uint8_t*>(v));
+  const __m128i lim = _mm_set1_epi8(static_cast<char>(limit));
+  const auto bits = [&](__m128i x) { return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmplt_epi8(x, lim)))); };
+  return (bits(l.x0) | bits(l.x1) << 16 | (bits(l.x2) & 3U) << 32);
+}
+
+int total(const TileCounts& c) {
+  const Lanes l(c.data());
+  const __m128i z = _mm_setzero_si128();
+  const __m128i s = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(l.x0, z), _mm_sad_epu8(l.x1, z)), _mm_sad_epu8(l.x2, z));
+  return _mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4);
+}
+#else
+struct Lanes {
+  const std::uint8_t* c;
+  explicit Lanes(const std::uint8_t* p) : c(p) {}
+};
+
+std::uint64_t at_least(const Lanes& l, int k) {
+  std::uint64_t m = 0;
+  for (int t = 0; t < kTiles; ++t) m |= static_cast<std::uint64_t>(l.c[t] >= k) << t;
+  return m;
+}
+
+std::uint64_t below(const std::int8_t* v, int limit) {
+  std::uint64_t m = 0;
+  for (int t = 0; t < kTiles; ++t) m |= static_cast<std::uint64_t>(v[t] < limit) << t;
+  return m;
+}
+
+int total(const TileCounts& c) {
+  int n = 0;
+  for (std::uint8_t x : c) n += x;
+  return n;
+}
+#endif
 
 // Masks over the 27 suited types by 0-based number n (0-8) within the suit.
 constexpr std::uint64_t numbers(int lo, int hi) {
@@ -80,8 +152,8 @@ void for_bits(std::uint64_t m, F&& f) {
 
 // Four planes: count >= 1, >= 2, >= 3, == 4 (the last is >= 4: no kind has five copies).
 void thermometer4(float* p, const TileCounts& c) {
-  for (int k = 0; k < 4; ++k)
-    for (int t = 0; t < kTiles; ++t) p[k * kTiles + t] = c[ix(t)] > k ? 1.0F : 0.0F;
+  const Lanes l(c.data());
+  for (int k = 0; k < 4; ++k) from_mask(p + k * kTiles, at_least(l, k + 1));
 }
 
 TileCounts meld_counts(const PlayerView& v, Seat s) {
@@ -121,15 +193,15 @@ void write_drawn(const Book& b, float* obs) {
 //   before the first deal.
 void write_shanten(const PlayerView& v, const Book& b, float* obs) {
   const TileCounts& c = v.hand().closed;
-  int n = 0;
-  for (std::uint8_t x : c) n += x;
+  const int n = total(c);
   float* eff = plane(obs, ch::kEfficient);
   float* prog = plane(obs, ch::kProgress);
   int best = -2;
   if (n % 3 == 2) {
+    // The masks of DiscardShanten::efficient() and lowering(), read off `after` in one pass each.
     const game::DiscardShanten ds = game::discard_shanten(c);
-    from_mask(eff, ds.efficient().bits());
-    from_mask(prog, ds.lowering(b.shanten_before()).bits());
+    from_mask(eff, below(ds.after.data(), ds.best + 1));
+    from_mask(prog, below(ds.after.data(), b.shanten_before()));
     best = ds.best;
   } else {
     fill(eff, 0.0F);
@@ -175,10 +247,8 @@ void write_melds(const PlayerView& v, const Book& b, float* obs) {
 void write_dora(const PlayerView& v, float* obs) {
   TileCounts c{};
   for (game::Pai p : v.dora_markers()) ++c[ix(p.type().index())];
-  for (int k = 0; k < 5; ++k) {
-    float* p = plane(obs, ch::kDora + k);
-    for (int t = 0; t < kTiles; ++t) p[t] = c[ix(t)] > k ? 1.0F : 0.0F;
-  }
+  const Lanes l(c.data());
+  for (int k = 0; k < 5; ++k) from_mask(plane(obs, ch::kDora + k), at_least(l, k + 1));
 }
 
 // Whole planes, per player p in relative order:
@@ -200,6 +270,23 @@ void write_meta(const PlayerView& v, float* obs) {
   fill(plane(obs, ch::kRound), static_cast<float>(std::min(round, 8)) / 8.0F);
   fill(plane(obs, ch::kHonba), static_cast<float>(v.honba()) / 10.0F);
   fill(plane(obs, ch::kSticks), static_cast<float>(v.kyotaku()) / 10.0F);
+}
+
+// Channel 77 for one opponent (definition below): matagi[t] = max of the weights of the suited
+// tedashi types within 2 of t in its suit, 0 for t in G. Branch-free form: the weights sit in a
+// per-suit row with two zero slots on each side, so the four neighbours of every number are four
+// shifted reads of the row; G is masked out afterwards.
+void write_matagi(float* matagi, const SeatBook& s, std::uint64_t g) {
+  alignas(16) std::array<std::array<float, 16>, 3> w{};  // w[suit][2 + n]
+  for_bits(s.tedashi & kSuited, [&](int x) { w[ix(x / 9)][ix(2 + x % 9)] = kDecay[ix(s.river - 1 - s.last_tedashi[ix(x)])]; });
+  alignas(16) std::array<float, 36> out{};  // 27-35 stay 0: honours (and two spare slots)
+  for (std::size_t suit = 0; suit < 3; ++suit) {
+    const float* r = w[suit].data();
+    float* o = out.data() + 9 * suit;
+    for (std::size_t n = 0; n < 9; ++n) o[n] = std::max(std::max(r[n], r[n + 1]), std::max(r[n + 3], r[n + 4]));
+  }
+  for_bits(g & kSuited, [&](int t) { out[ix(t)] = 0.0F; });
+  std::memcpy(matagi, out.data(), sizeof(float) * kTiles);
 }
 
 // The safety channels, per opponent o (1 shimocha, 2 toimen, 3 kamicha; plane base + o - 1).
@@ -244,17 +331,7 @@ void write_safety(const Book& b, float* obs, unsigned seats) {
     for_bits(half, [&](int t) { suji[t] = 0.5F; });
     from_mask(plane(obs, ch::kHalfSuji + i), half);
     // Matagi: spread each suited tedashi's recency weight to its neighbours within 2 in its suit.
-    float* matagi = plane(obs, ch::kMatagi + i);
-    fill(matagi, 0.0F);
-    for_bits(s.tedashi & kSuited, [&](int x) {
-      const float w = kDecay[ix(s.river - 1 - s.last_tedashi[ix(x)])];
-      const int n = x % 9;
-      for (int d = -2; d <= 2; ++d) {
-        const int t = x + d;
-        if (d == 0 || n + d < 0 || n + d > 8 || ((g >> t) & 1U)) continue;
-        matagi[t] = std::max(matagi[t], w);
-      }
-    });
+    write_matagi(plane(obs, ch::kMatagi + i), s, g);
     float tenpai = 1.0F;
     if (!s.riichi && s.open_melds < 4)
       tenpai = std::min(1.0F, (0.25F + 0.25F * static_cast<float>(s.open_melds)) *
@@ -263,12 +340,8 @@ void write_safety(const Book& b, float* obs, unsigned seats) {
   }
   // Kabe / one-chance: a side is blocked when its neighbour (n+1 up, n-1 down) is fully (4) or
   // all but one (3) visible; a tile qualifies when every side it has is blocked.
-  std::uint64_t four = 0, three_plus = 0;
-  const TileCounts& vis = b.visible();
-  for (int t = 0; t < 27; ++t) {
-    four |= static_cast<std::uint64_t>(vis[ix(t)] >= 4) << t;
-    three_plus |= static_cast<std::uint64_t>(vis[ix(t)] >= 3) << t;
-  }
+  const Lanes vis(b.visible().data());
+  const std::uint64_t four = at_least(vis, 4) & kSuited, three_plus = at_least(vis, 3) & kSuited;
   const auto blocked = [](std::uint64_t m) {
     return kSuited & (~kUpSide | (m >> 1)) & (~kDownSide | (m << 1));
   };

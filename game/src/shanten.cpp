@@ -37,6 +37,11 @@ constexpr int entry_index(int m, int h) { return h * 8 + m; }
 // the shapes depth-first in the same order, so the leaf counter is the rank (checked at build).
 // The hot path uses fast_rank(): the same number from two lookups, one for the first kHead digits
 // (their partial rank and sum, by base-5 index) and one for the last 4 digits given that sum.
+// A shape as its two base-5 indices: digit i weighs Ranker::place(i) in the head or tail index.
+struct RankIndex {
+  unsigned head, tail;
+};
+
 template <int Digits>
 struct Ranker {
   static constexpr int kTail = 4;
@@ -99,13 +104,19 @@ struct Ranker {
     return r;
   }
 
-  std::uint32_t fast_rank(const std::uint8_t* c) const {
-    unsigned h = 0, t = 0;
-    for (int i = kHead - 1; i >= 0; --i) h = h * 5 + c[i];
-    for (int i = Digits - 1; i >= kHead; --i) t = t * 5 + c[i];
-    const std::uint32_t hv = head[h];
-    return (hv & 0xFFFFFFU) + tail[hv >> 24][t];
+  using Index = RankIndex;
+  static Index index(const std::uint8_t* c) {
+    Index x{0, 0};
+    for (int i = kHead - 1; i >= 0; --i) x.head = x.head * 5 + c[i];
+    for (int i = Digits - 1; i >= kHead; --i) x.tail = x.tail * 5 + c[i];
+    return x;
   }
+  static constexpr unsigned place(int i) { return static_cast<unsigned>(i < kHead ? pow5(i) : pow5(i - kHead)); }
+  std::uint32_t rank_of(Index x) const {
+    const std::uint32_t hv = head[x.head];
+    return (hv & 0xFFFFFFU) + tail[hv >> 24][x.tail];
+  }
+  std::uint32_t fast_rank(const std::uint8_t* c) const { return rank_of(index(c)); }
 };
 
 // Depth-first build. DP state while scanning the digits left to right: melds m and pairs h placed
@@ -219,18 +230,58 @@ const Tables& tables() {
   return t;
 }
 
-// Closed total, checking the preconditions every shanten function shares.
-int closed_total(const TileCounts& c) {
+// The closed total and which kinds are held at least once / twice (bit t = type t), checking
+// the preconditions every shanten function shares. The chiitoi and kokushi counts and the
+// candidate discards all come from the two masks.
+struct Census {
   int total = 0;
+  std::uint64_t ge1 = 0, ge2 = 0;
+};
+
+constexpr std::uint64_t kAllTypes = (std::uint64_t{1} << kNumTileTypes) - 1;
+
+#if defined(__SSE2__)
+// Bit t set where lane t of (x0: types 0-15, x1: 16-31, x2: 32-33) is nonzero.
+inline std::uint64_t nonzero_lanes(__m128i x0, __m128i x1, __m128i x2) {
+  const __m128i z = _mm_setzero_si128();
+  const auto zero_bits = [&](__m128i x) { return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, z)))); };
+  return ~(zero_bits(x0) | zero_bits(x1) << 16 | zero_bits(x2) << 32) & kAllTypes;
+}
+
+Census census(const TileCounts& c) {
+  const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c.data()));
+  const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c.data() + 16));
+  const __m128i x2 = _mm_cvtsi32_si128(c[32] | c[33] << 8);  // lanes 2-15 zero
+  const auto minus = [](__m128i x, int k) { return _mm_subs_epu8(x, _mm_set1_epi8(static_cast<char>(k))); };
+  Census s;
+  s.ge1 = nonzero_lanes(x0, x1, x2);
+  s.ge2 = nonzero_lanes(minus(x0, 1), minus(x1, 1), minus(x2, 1));
+  const std::uint64_t over = nonzero_lanes(minus(x0, 4), minus(x1, 4), minus(x2, 4));
+  const __m128i z = _mm_setzero_si128();
+  const __m128i sums = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(x0, z), _mm_sad_epu8(x1, z)), _mm_sad_epu8(x2, z));
+  s.total = _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+  HYDRA_CHECK(over == 0, "shanten: a tile count above 4 in " + to_compact(c));
+  HYDRA_CHECK(s.total % 3 != 0 && s.total <= 14, "shanten: closed hand of " + std::to_string(s.total) + " tiles (need 3n+1 or 3n+2, at most 14)");
+  return s;
+}
+#else
+Census census(const TileCounts& c) {
+  Census s;
   unsigned over = 0;
-  for (std::uint8_t v : c) {
-    total += v;
+  for (int t = 0; t < kNumTileTypes; ++t) {
+    const unsigned v = c[static_cast<std::size_t>(t)];
+    s.total += static_cast<int>(v);
     over |= v > 4U;
+    s.ge1 |= static_cast<std::uint64_t>(v >= 1) << t;
+    s.ge2 |= static_cast<std::uint64_t>(v >= 2) << t;
   }
   HYDRA_CHECK(over == 0, "shanten: a tile count above 4 in " + to_compact(c));
-  HYDRA_CHECK(total % 3 != 0 && total <= 14, "shanten: closed hand of " + std::to_string(total) + " tiles (need 3n+1 or 3n+2, at most 14)");
-  return total;
+  HYDRA_CHECK(s.total % 3 != 0 && s.total <= 14, "shanten: closed hand of " + std::to_string(s.total) + " tiles (need 3n+1 or 3n+2, at most 14)");
+  return s;
 }
+#endif
+
+int closed_total(const TileCounts& c) { return census(c).total; }
 
 // Min-plus convolution of two groups' entries, exact for melds m <= N (lanes above N and the
 // pad lanes come out as don't-care values that no later step reads):
@@ -284,17 +335,50 @@ __m128i combine(__m128i a, __m128i b) {
   return _mm_min_epu8(plain, _mm_unpacklo_epi64(pad, pair_in_a));
 }
 
-inline __m128i load(const Entry& e) { return _mm_load_si128(reinterpret_cast<const __m128i*>(e.v.data())); }
+using Vec = __m128i;
+inline Vec load(const Entry& e) { return _mm_load_si128(reinterpret_cast<const __m128i*>(e.v.data())); }
 
-// Replacement number for N melds and one pair from the four groups' entries; shanten is this - 1.
-template <int N>
-int replacements(const Entry& man, const Entry& pin, const Entry& sou, const Entry& hon) {
-  const __m128i all = combine<N>(combine<N>(load(man), load(pin)), combine<N>(load(sou), load(hon)));
-  alignas(16) std::array<std::uint8_t, 16> out;
-  _mm_store_si128(reinterpret_cast<__m128i*>(out.data()), all);
-  return out[8 + N];
+// Lane k of the result = lane 15 - k of x.
+inline Vec reverse_bytes(Vec x) {
+  x = _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
+  x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0x1B), 0x1B);
+  return _mm_shuffle_epi32(x, 0x4E);
 }
+
+inline int min_lane(Vec x) {
+  x = _mm_min_epu8(x, _mm_srli_si128(x, 8));
+  x = _mm_min_epu8(x, _mm_srli_si128(x, 4));
+  x = _mm_min_epu8(x, _mm_srli_si128(x, 2));
+  x = _mm_min_epu8(x, _mm_srli_si128(x, 1));
+  return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
+// 0 in the lanes a prepared operand keeps (0..N and 8..8+N), kPad elsewhere.
+template <int N>
+struct KeepPad {
+  static constexpr std::array<std::uint8_t, 16> lanes = [] {
+    std::array<std::uint8_t, 16> m{};
+    for (int i = 0; i < 8; ++i)
+      if (i > N) m[static_cast<std::size_t>(i)] = m[static_cast<std::size_t>(8 + i)] = kPad;
+    return m;
+  }();
+};
+
+// Lane 8 + N of combine<N>(a, b) in two steps, for many a against one b: prepare<N>(b) lines b up
+// against a, lane k of a meeting the lane of b that completes it to N melds and one pair
+// (k <= N: b[8 + N - k]; 8 + k: b[N - k]; every other lane kPad), and last(a, prepared) is one
+// saturating add and a horizontal min. Equal to the full convolution: min-plus convolution is
+// associative and commutative, and saturation only touches sums that are never the minimum.
+template <int N>
+Vec prepare(Vec b) {
+  const Vec pad = _mm_loadu_si128(reinterpret_cast<const __m128i*>(KeepPad<N>::lanes.data()));
+  return _mm_max_epu8(_mm_srli_si128(reverse_bytes(b), 7 - N), pad);
+}
+inline int last(Vec a, Vec prepared) { return min_lane(_mm_adds_epu8(a, prepared)); }
 #else
+using Vec = Entry;
+inline const Entry& load(const Entry& e) { return e; }
+
 template <int N>
 Entry combine(const Entry& a, const Entry& b) {
   Entry out;
@@ -313,10 +397,27 @@ Entry combine(const Entry& a, const Entry& b) {
 }
 
 template <int N>
-int replacements(const Entry& man, const Entry& pin, const Entry& sou, const Entry& hon) {
-  return combine<N>(combine<N>(man, pin), combine<N>(sou, hon)).v[8 + N];
+Entry prepare(const Entry& b) {
+  Entry out;
+  out.v.fill(kPad);
+  for (int k = 0; k <= N; ++k) {
+    out.v[static_cast<std::size_t>(k)] = b.v[static_cast<std::size_t>(8 + N - k)];
+    out.v[static_cast<std::size_t>(8 + k)] = b.v[static_cast<std::size_t>(N - k)];
+  }
+  return out;
+}
+inline int last(const Entry& a, const Entry& prepared) {
+  int best = 255;
+  for (std::size_t k = 0; k < 16; ++k) best = std::min(best, a.v[k] + prepared.v[k]);
+  return best;
 }
 #endif
+
+// Replacement number for N melds and one pair from the four groups' entries; shanten is this - 1.
+template <int N>
+int replacements(const Entry& man, const Entry& pin, const Entry& sou, const Entry& hon) {
+  return last(combine<N>(load(man), load(pin)), prepare<N>(combine<N>(load(sou), load(hon))));
+}
 
 // The table entry of group g (0-2 = m p s, 3 = honours) of a hand.
 const Entry& entry_of(const Tables& t, const TileCounts& c, int g) {
@@ -339,116 +440,87 @@ int normal_of(const TileCounts& c, int total) {
   return normal_from({&entry_of(t, c, 0), &entry_of(t, c, 1), &entry_of(t, c, 2), &entry_of(t, c, 3)}, total / 3);
 }
 
-int chiitoi_of(const TileCounts& c) {
-  int pairs = 0, kinds = 0;
-  for (std::uint8_t v : c) {
-    pairs += v >= 2;
-    kinds += v >= 1;
-  }
-  // Seven DIFFERENT pairs: a quad is one pair, and missing kinds must be drawn from scratch.
-  return 6 - pairs + std::max(0, 7 - kinds);
-}
+// Seven DIFFERENT pairs: a quad is one pair, and missing kinds must be drawn from scratch.
+int chiitoi_from(int pairs, int kinds) { return 6 - pairs + std::max(0, 7 - kinds); }
+int chiitoi_of(const Census& s) { return chiitoi_from(std::popcount(s.ge2), std::popcount(s.ge1)); }
 
-constexpr std::array<int, 13> kYaochu = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+constexpr std::uint64_t kYaochu = [] {
+  std::uint64_t m = 0;
+  for (int t : {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33}) m |= std::uint64_t{1} << t;
+  return m;
+}();
 
-int kokushi_of(const TileCounts& c) {
-  int kinds = 0;
-  bool pair = false;
-  for (int t : kYaochu) {
-    kinds += c[static_cast<std::size_t>(t)] >= 1;
-    pair = pair || c[static_cast<std::size_t>(t)] >= 2;
-  }
-  return 13 - kinds - (pair ? 1 : 0);
-}
+int kokushi_from(int yao_kinds, int yao_pairs) { return 13 - yao_kinds - (yao_pairs > 0 ? 1 : 0); }
+int kokushi_of(const Census& s) { return kokushi_from(std::popcount(s.ge1 & kYaochu), std::popcount(s.ge2 & kYaochu)); }
 
 bool fully_closed(int total) { return total >= 13; }
 
-constexpr bool is_yaochu(int t) { return t >= 27 || t % 9 == 0 || t % 9 == 8; }
+constexpr bool is_yaochu(int t) { return (kYaochu >> t) & 1U; }
 
-// A hand prepared for "what if one tile more / less" questions (ukeire, discards): one tile
-// changes one group's table entry and the chiitoi/kokushi tallies by at most one, so each
-// question costs one lookup and one convolution instead of a full shanten.
+// A hand prepared for "what if one tile more / less" questions (ukeire, discards), where the
+// changed hand needs N melds and a pair. One tile changes one group's shape and the chiitoi and
+// kokushi tallies by at most one, so the other three groups are convolved once per group
+// (rest_[g], prepared for last()), and each question costs one shape lookup (the group's base-5
+// index moved by one place, no digit loop), one add and one horizontal min.
+template <int N>
 class Neighbours {
  public:
-  Neighbours(const TileCounts& c, int total) : tables_(tables()), c_(c), total_(total) {
-    for (int g = 0; g < 4; ++g) e_[static_cast<std::size_t>(g)] = &entry_of(tables_, c_, g);
-    for (int t = 0; t < kNumTileTypes; ++t) {
-      const int v = c_[static_cast<std::size_t>(t)];
-      pairs_ += v >= 2;
-      kinds_ += v >= 1;
-      if (is_yaochu(t)) {
-        yao_kinds_ += v >= 1;
-        yao_pairs_ += v >= 2;
-      }
+  Neighbours(const TileCounts& c, const Census& census) : tables_(tables()), c_(c), total_(census.total) {
+    Vec e[4];  // plain arrays: std::array would drop __m128i's alignment attribute
+    for (int g = 0; g < 3; ++g) {
+      idx_[static_cast<std::size_t>(g)] = Ranker<9>::index(&c_[static_cast<std::size_t>(9 * g)]);
+      e[g] = load(tables_.suit[tables_.suit_rank.rank_of(idx_[static_cast<std::size_t>(g)])]);
     }
+    idx_[3] = Ranker<7>::index(&c_[27]);
+    e[3] = load(tables_.honor[tables_.honor_rank.rank_of(idx_[3])]);
+    const Vec mp = combine<N>(e[0], e[1]), sh = combine<N>(e[2], e[3]);
+    rest_[0] = prepare<N>(combine<N>(e[1], sh));
+    rest_[1] = prepare<N>(combine<N>(e[0], sh));
+    rest_[2] = prepare<N>(combine<N>(mp, e[3]));
+    rest_[3] = prepare<N>(combine<N>(mp, e[2]));
+    pairs_ = std::popcount(census.ge2);
+    kinds_ = std::popcount(census.ge1);
+    yao_kinds_ = std::popcount(census.ge1 & kYaochu);
+    yao_pairs_ = std::popcount(census.ge2 & kYaochu);
   }
 
   // Best shanten of the hand with one `t` added (delta +1) or removed (delta -1).
-  int best_with(int t, int delta) {
-    const auto i = static_cast<std::size_t>(t);
-    const int g = t < 27 ? t / 9 : 3;
-    const int before = c_[i];
-    const int after = before + delta;
-    const Entry* saved = e_[static_cast<std::size_t>(g)];
-    c_[i] = static_cast<std::uint8_t>(after);
-    e_[static_cast<std::size_t>(g)] = &entry_of(tables_, c_, g);
+  int best_with(int t, int delta) const {
+    const bool suit = t < 27;
+    const int g = suit ? t / 9 : 3;
+    const int digit = suit ? t % 9 : t - 27;
+    const unsigned place = suit ? Ranker<9>::place(digit) : Ranker<7>::place(digit);
+    const bool in_head = digit < (suit ? Ranker<9>::kHead : Ranker<7>::kHead);
+    RankIndex x = idx_[static_cast<std::size_t>(g)];
+    unsigned& moved = in_head ? x.head : x.tail;
+    moved = delta > 0 ? moved + place : moved - place;
+    const Entry& entry = suit ? tables_.suit[tables_.suit_rank.rank_of(x)] : tables_.honor[tables_.honor_rank.rank_of(x)];
+    int best = last(load(entry), rest_[g]) - 1;
     const int total = total_ + delta;
-    int best = normal_from(e_, total / 3);
     if (fully_closed(total)) {
       // Tallies move only when the count crosses 1 (a kind) or 2 (a pair).
-      const int pairs = pairs_ + (after >= 2) - (before >= 2);
-      const int kinds = kinds_ + (after >= 1) - (before >= 1);
-      best = std::min(best, 6 - pairs + std::max(0, 7 - kinds));
-      const bool yao = is_yaochu(t);
-      const int yk = yao_kinds_ + (yao ? (after >= 1) - (before >= 1) : 0);
-      const int yp = yao_pairs_ + (yao ? (after >= 2) - (before >= 2) : 0);
-      best = std::min(best, 13 - yk - (yp > 0 ? 1 : 0));
+      const int before = c_[static_cast<std::size_t>(t)];
+      const int after = before + delta;
+      const int kind_step = (after >= 1) - (before >= 1), pair_step = (after >= 2) - (before >= 2);
+      best = std::min(best, chiitoi_from(pairs_ + pair_step, kinds_ + kind_step));
+      const int yao = is_yaochu(t);
+      best = std::min(best, kokushi_from(yao_kinds_ + yao * kind_step, yao_pairs_ + yao * pair_step));
     }
-    c_[i] = static_cast<std::uint8_t>(before);
-    e_[static_cast<std::size_t>(g)] = saved;
     return best;
   }
 
  private:
   const Tables& tables_;
-  TileCounts c_;
+  const TileCounts& c_;
   int total_;
-  std::array<const Entry*, 4> e_{};
+  std::array<RankIndex, 4> idx_{};
+  Vec rest_[4]{};
   int pairs_ = 0, kinds_ = 0, yao_kinds_ = 0, yao_pairs_ = 0;
 };
 
-
-}  // namespace
-
-int shanten_normal(const TileCounts& closed) { return normal_of(closed, closed_total(closed)); }
-
-int shanten_chiitoi(const TileCounts& closed) {
-  return fully_closed(closed_total(closed)) ? chiitoi_of(closed) : kNoShanten;
-}
-
-int shanten_kokushi(const TileCounts& closed) {
-  return fully_closed(closed_total(closed)) ? kokushi_of(closed) : kNoShanten;
-}
-
-Shanten shanten_all(const TileCounts& closed) {
-  const int total = closed_total(closed);
-  Shanten s;
-  s.normal = normal_of(closed, total);
-  if (fully_closed(total)) {
-    s.chiitoi = chiitoi_of(closed);
-    s.kokushi = kokushi_of(closed);
-  }
-  return s;
-}
-
-int shanten_best(const TileCounts& closed) { return shanten_all(closed).best(); }
-
-Ukeire ukeire(const TileCounts& closed, const TileCounts& visible) {
-  const int total = closed_total(closed);
-  HYDRA_CHECK(total % 3 == 1, "ukeire: needs a 3n+1 closed hand, got " + std::to_string(total) + " tiles");
-  Ukeire u;
-  u.shanten = shanten_best(closed);
-  Neighbours hand(closed, total);
+template <int N>
+void ukeire_into(const TileCounts& closed, const TileCounts& visible, const Census& census, Ukeire& u) {
+  const Neighbours<N> hand(closed, census);
   for (int t = 0; t < kNumTileTypes; ++t) {
     const auto i = static_cast<std::size_t>(t);
     HYDRA_CHECK(visible[i] >= closed[i] && visible[i] <= 4, "ukeire: visible counts must include the hand and be <= 4");
@@ -458,23 +530,73 @@ Ukeire ukeire(const TileCounts& closed, const TileCounts& visible) {
       u.unseen += 4 - visible[i];
     }
   }
+}
+
+template <int N>
+void discards_into(const TileCounts& closed, const Census& census, DiscardShanten& d) {
+  const Neighbours<N> hand(closed, census);
+  d.after.fill(static_cast<std::int8_t>(kNoShanten));
+  // Only the held kinds: a loop over all 34 would branch on every empty one.
+  for (std::uint64_t held = census.ge1; held != 0; held &= held - 1) {
+    const int t = std::countr_zero(held);
+    const int s = hand.best_with(t, -1);
+    d.after[static_cast<std::size_t>(t)] = static_cast<std::int8_t>(s);
+    d.best = std::min(d.best, s);
+  }
+}
+
+}  // namespace
+
+int shanten_normal(const TileCounts& closed) { return normal_of(closed, closed_total(closed)); }
+
+int shanten_chiitoi(const TileCounts& closed) {
+  const Census s = census(closed);
+  return fully_closed(s.total) ? chiitoi_of(s) : kNoShanten;
+}
+
+int shanten_kokushi(const TileCounts& closed) {
+  const Census s = census(closed);
+  return fully_closed(s.total) ? kokushi_of(s) : kNoShanten;
+}
+
+Shanten shanten_all(const TileCounts& closed) {
+  const Census c = census(closed);
+  Shanten s;
+  s.normal = normal_of(closed, c.total);
+  if (fully_closed(c.total)) {
+    s.chiitoi = chiitoi_of(c);
+    s.kokushi = kokushi_of(c);
+  }
+  return s;
+}
+
+int shanten_best(const TileCounts& closed) { return shanten_all(closed).best(); }
+
+Ukeire ukeire(const TileCounts& closed, const TileCounts& visible) {
+  const Census c = census(closed);
+  HYDRA_CHECK(c.total % 3 == 1, "ukeire: needs a 3n+1 closed hand, got " + std::to_string(c.total) + " tiles");
+  Ukeire u;
+  u.shanten = shanten_best(closed);
+  switch ((c.total + 1) / 3) {  // melds of the hand after the draw
+    case 4: ukeire_into<4>(closed, visible, c, u); break;
+    case 3: ukeire_into<3>(closed, visible, c, u); break;
+    case 2: ukeire_into<2>(closed, visible, c, u); break;
+    case 1: ukeire_into<1>(closed, visible, c, u); break;
+    default: ukeire_into<0>(closed, visible, c, u); break;
+  }
   return u;
 }
 
 DiscardShanten discard_shanten(const TileCounts& closed) {
-  const int total = closed_total(closed);
-  HYDRA_CHECK(total % 3 == 2, "discard_shanten: needs a 3n+2 closed hand, got " + std::to_string(total) + " tiles");
+  const Census c = census(closed);
+  HYDRA_CHECK(c.total % 3 == 2, "discard_shanten: needs a 3n+2 closed hand, got " + std::to_string(c.total) + " tiles");
   DiscardShanten d;
-  Neighbours hand(closed, total);
-  for (int t = 0; t < kNumTileTypes; ++t) {
-    const auto i = static_cast<std::size_t>(t);
-    if (closed[i] == 0) {
-      d.after[i] = static_cast<std::int8_t>(kNoShanten);
-      continue;
-    }
-    const int s = hand.best_with(t, -1);
-    d.after[i] = static_cast<std::int8_t>(s);
-    d.best = std::min(d.best, s);
+  switch ((c.total - 1) / 3) {  // melds of the hand after the discard
+    case 4: discards_into<4>(closed, c, d); break;
+    case 3: discards_into<3>(closed, c, d); break;
+    case 2: discards_into<2>(closed, c, d); break;
+    case 1: discards_into<1>(closed, c, d); break;
+    default: discards_into<0>(closed, c, d); break;
   }
   return d;
 }

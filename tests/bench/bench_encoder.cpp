@@ -1,5 +1,7 @@
 // Encoder speed on one core, over the decision points of seeded random-agent hanchan:
 //   BM_EncodeFull           all 85 channels from scratch (encode_full), ns per observation
+//   BM_WriteGroup/g         one channel group g (layout.hpp's Group order) from scratch: where
+//                           the full encode's time goes
 //   BM_EncodeAfterDiscard   the incremental update after another seat's discard (the common
 //                           case: the discards and safety groups), ns per observation
 //   BM_EncodeAfterOwnDraw   the incremental update after the own draw (hand, drawn, shanten,
@@ -56,6 +58,20 @@ void BM_EncodeFull(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     snaps[i].obs.encode_full(out->v.data());
+    benchmark::DoNotOptimize(out->v.data());
+    benchmark::ClobberMemory();
+    if (++i == snaps.size()) i = 0;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+void BM_WriteGroup(benchmark::State& state) {
+  const auto& snaps = snapshots(Kind::any_decision);
+  const auto g = static_cast<Group>(state.range(0));
+  auto out = std::make_unique<Obs>();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    write_group(g, snaps[i].obs.view(), snaps[i].obs.encoder().book(), out->v.data());
     benchmark::DoNotOptimize(out->v.data());
     benchmark::ClobberMemory();
     if (++i == snaps.size()) i = 0;
@@ -151,6 +167,7 @@ void BM_ReplayStream(benchmark::State& state) {
 }
 
 BENCHMARK(BM_EncodeFull);
+BENCHMARK(BM_WriteGroup)->DenseRange(0, kNumGroups - 1);
 BENCHMARK(BM_EncodeAfterDiscard);
 BENCHMARK(BM_EncodeAfterOwnDraw);
 BENCHMARK(BM_ObserveEvent);

@@ -1,0 +1,304 @@
+#include "hydra/ppo/learner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/game/rng.hpp"
+#include "hydra/model/losses.hpp"
+#include "hydra/model/precision.hpp"
+#include "hydra/ppo/batch.hpp"
+#include "hydra/ppo/gae.hpp"
+#include "hydra/ppo/loss.hpp"
+
+namespace hydra::ppo {
+namespace {
+
+std::uint64_t network_seed(game::MasterSeed master) {
+  const auto key = game::stream_key(master, game::labels::network_init);
+  std::uint64_t seed = 0;
+  for (int i = 7; i >= 0; --i) seed = (seed << 8) | key.bytes()[static_cast<std::size_t>(i)];
+  return seed;
+}
+
+model::WarmupCosine make_schedule(const config::Config& cfg) {
+  model::WarmupCosine s;
+  s.peak = cfg.ppo.lr;
+  s.floor = cfg.ppo.lr_floor;
+  s.total = cfg.train.max_updates;
+  s.warmup = std::llround(cfg.ppo.warmup * static_cast<double>(cfg.train.max_updates));
+  return s;
+}
+
+// Loads a "hydra_net" checkpoint's weights into `net` (optimizer, RNG and state untouched).
+void load_weights(const std::string& file, model::HydraNetImpl& net, const char* what) {
+  model::LoadOptions options;
+  options.restore_rng = false;
+  const auto data = model::load_checkpoint(file, &net, nullptr, options);
+  if (data.kind != "hydra_net")
+    throw Error("ppo." + std::string(what) + ": checkpoint '" + file + "' holds a '" + data.kind +
+                "' network, not a hydra_net");
+}
+
+// The learner-side policy evaluation shared by update() and log_probs().
+model::Outputs forward(model::HydraNetImpl& net, const RolloutTensors& b, torch::DeviceType device, bool autocast) {
+  model::Outputs out;
+  {
+    model::AutocastGuard guard(device, autocast);
+    out = net.forward(b.obs, b.context);
+  }
+  return out.to_float();
+}
+
+// Total gradient norm before clipping, clipped in place like torch.nn.utils.clip_grad_norm_, but
+// kept on the device (LibTorch's C++ version returns a double, a sync per minibatch on CUDA).
+torch::Tensor clip_gradients(const std::vector<torch::Tensor>& params, double max_norm) {
+  std::vector<torch::Tensor> norms;
+  norms.reserve(params.size());
+  for (const auto& p : params)
+    if (p.grad().defined()) norms.push_back(p.grad().detach().norm(2).to(torch::kFloat));
+  if (norms.empty()) return torch::zeros({});
+  const auto total = torch::stack(norms).norm(2);
+  if (max_norm > 0) {
+    const auto coef = (max_norm / (total + 1e-6)).clamp_max(1.0);
+    for (const auto& p : params)
+      if (p.grad().defined()) p.grad().detach().mul_(coef.to(p.grad().scalar_type()));
+  }
+  return total;
+}
+
+double linear(double start, double end, std::int64_t u, std::int64_t total) {
+  const double frac = total > 0 ? std::min(1.0, static_cast<double>(u) / static_cast<double>(total)) : 1.0;
+  return start + (end - start) * frac;
+}
+
+}  // namespace
+
+Learner::Learner(const config::Config& cfg, torch::Device device, game::MasterSeed master)
+    : cfg_(cfg), device_(device), master_(master), schedule_(make_schedule(cfg)), reward_norm_(cfg.ppo.gamma) {
+  net_ = model::HydraNet(cfg_.model);
+  if (cfg_.ppo.init.empty()) {
+    net_->init_weights(network_seed(master_));
+  } else {
+    load_weights(cfg_.ppo.init, *net_, "init");
+    log::info("ppo: initial weights from {}", cfg_.ppo.init);
+  }
+  net_->to(device_);
+  net_->train();
+  if (!cfg_.ppo.anchor.empty()) {
+    anchor_ = model::HydraNet(cfg_.model);
+    load_weights(cfg_.ppo.anchor, *anchor_, "anchor");
+    anchor_->to(device_);
+    anchor_->eval();
+    for (auto& p : anchor_->parameters()) p.set_requires_grad(false);
+    log::info("ppo: KL anchor from {}", cfg_.ppo.anchor);
+  }
+  model::AdamWSettings adamw;
+  adamw.lr = cfg_.ppo.lr;
+  adamw.weight_decay = cfg_.ppo.weight_decay;
+  optimizer_ = model::make_adamw(*net_, adamw);
+}
+
+Learner::~Learner() = default;
+
+double Learner::entropy_coef(std::int64_t u) const {
+  return linear(cfg_.ppo.entropy_start, cfg_.ppo.entropy_end, u, schedule_.total);
+}
+
+double Learner::kl_anchor_coef(std::int64_t u) const {
+  return linear(cfg_.ppo.kl_anchor_start, cfg_.ppo.kl_anchor_end, u, schedule_.total);
+}
+
+UpdateStats Learner::update(const selfplay::Rollout& rollout) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& ppo = cfg_.ppo;
+  UpdateStats stats;
+  stats.update = updates_;
+  auto host = rollout_tensors(rollout);
+  const std::int64_t n = host.size();
+  HYDRA_CHECK(n > 0, "ppo update on an empty rollout");
+  HYDRA_CHECK(n <= std::int64_t{0xffffffff}, "ppo update: rollout too large to shuffle");
+  stats.samples = n;
+  const auto un = static_cast<std::size_t>(n);
+
+  // Rewards -> (normalised) -> GAE, on the host in double.
+  std::vector<float> reward(rollout.reward.begin(), rollout.reward.end());
+  if (ppo.reward_norm) {
+    reward_norm_.observe(reward, rollout.done);
+    reward_norm_.normalize(reward);
+    stats.reward_std = reward_norm_.stddev();
+  }
+  std::vector<float> advantage(un), returns(un);
+  compute_gae(reward, rollout.value, rollout.done, ppo.gamma, ppo.lambda, advantage, returns);
+  stats.explained_variance = explained_variance(rollout.value, returns);
+  {
+    double sum = 0, sq = 0;
+    for (const float a : advantage) sum += a;
+    stats.adv_mean = sum / static_cast<double>(n);
+    for (const float a : advantage) sq += (a - stats.adv_mean) * (a - stats.adv_mean);
+    stats.adv_std = std::sqrt(sq / static_cast<double>(n));
+  }
+  host.advantage = torch::from_blob(advantage.data(), {n}, torch::kFloat).clone();
+  host.returns = torch::from_blob(returns.data(), {n}, torch::kFloat).clone();
+  const auto data = host.to(device_);
+
+  stats.lr = schedule_.lr(updates_);
+  model::set_lr(*optimizer_, stats.lr);
+  auto settings = LossSettings::from_config(cfg_);
+  settings.entropy_coef = stats.entropy_coef = entropy_coef(updates_);
+  settings.kl_anchor_coef = stats.kl_anchor_coef = has_anchor() ? kl_anchor_coef(updates_) : 0.0;
+  const bool autocast = model::autocast_enabled(cfg_.model, device_.type());
+  const auto params = net_->parameters();
+
+  // Minibatches of equal size (within one): every sample is used each epoch, and no tiny
+  // remainder batch gets a degenerate advantage normalisation.
+  const std::int64_t batches = std::max<std::int64_t>(1, n / ppo.minibatch);
+  const auto zero = torch::zeros({}, torch::TensorOptions().device(device_));
+  auto sum_policy = zero.clone(), sum_value = zero.clone(), sum_entropy = zero.clone();
+  auto sum_kl = zero.clone(), sum_clip = zero.clone(), sum_tenpai = zero.clone();
+  auto sum_danger = zero.clone(), sum_anchor = zero.clone(), sum_grad = zero.clone();
+  std::int64_t planned = ppo.epochs;
+  std::int64_t steps = 0;
+  bool stop = false;
+  for (std::int64_t epoch = 0; epoch < planned && !stop; ++epoch) {
+    std::vector<std::int64_t> order(un);
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    game::Xoshiro256ss rng(game::stream_key(master_, game::labels::data_order,
+                                            {static_cast<std::uint64_t>(updates_), static_cast<std::uint64_t>(epoch)}));
+    game::shuffle(std::span<std::int64_t>(order), rng);
+    const auto order_t = torch::from_blob(order.data(), {n}, torch::kLong).to(device_);
+    for (std::int64_t k = 0; k < batches; ++k) {
+      const auto idx = order_t.slice(0, k * n / batches, (k + 1) * n / batches);
+      const auto b = data.select(idx);
+      LossInput in;
+      in.out = forward(*net_, b, device_.type(), autocast);
+      in.legal = b.legal;
+      in.action = b.action;
+      in.old_logp = b.logp;
+      in.advantage = b.advantage;
+      in.returns = b.returns;
+      in.tenpai = b.tenpai;
+      in.danger = b.danger;
+      if (has_anchor()) {
+        torch::NoGradGuard no_grad;
+        in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
+      }
+      const auto terms = ppo_loss(in, settings);
+      // The policy after the first epoch, seen by the second epoch's first minibatch before it
+      // steps, decides how many epochs this update gets (spec: 3, or 2 when approx-KL > 0.03).
+      if (epoch == 1 && k == 0) {
+        stats.approx_kl_first = terms.approx_kl.item<double>();
+        if (stats.approx_kl_first > ppo.kl_high) planned = std::min<std::int64_t>(planned, ppo.epochs_high_kl);
+        if (epoch >= planned) break;
+      }
+      if (ppo.kl_stop > 0 && terms.approx_kl.item<double>() > ppo.kl_stop) {
+        stats.kl_stopped = stop = true;
+        break;
+      }
+      if (k == 0) ++stats.epochs;
+      optimizer_->zero_grad();
+      terms.total.backward();
+      sum_grad += clip_gradients(params, ppo.grad_clip).to(device_);
+      optimizer_->step();
+      ++steps;
+      sum_policy += terms.policy.detach();
+      sum_value += terms.value.detach();
+      sum_entropy += terms.entropy.detach();
+      sum_kl += terms.approx_kl;
+      sum_clip += terms.clip_fraction;
+      if (terms.tenpai.defined()) sum_tenpai += terms.tenpai.detach();
+      if (terms.danger.defined()) sum_danger += terms.danger.detach();
+      if (terms.kl_anchor.defined()) sum_anchor += terms.kl_anchor.detach();
+    }
+  }
+  stats.minibatches = steps;
+  if (steps > 0) {
+    const auto mean = [&](const torch::Tensor& s) { return s.item<double>() / static_cast<double>(steps); };
+    stats.policy_loss = mean(sum_policy);
+    stats.value_loss = mean(sum_value);
+    stats.entropy = mean(sum_entropy);
+    stats.approx_kl = mean(sum_kl);
+    stats.clip_fraction = mean(sum_clip);
+    stats.tenpai_loss = mean(sum_tenpai);
+    stats.danger_loss = mean(sum_danger);
+    stats.kl_anchor = mean(sum_anchor);
+    stats.grad_norm = mean(sum_grad);
+  }
+  ++updates_;
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+torch::Tensor Learner::log_probs(const selfplay::Rollout& rollout) {
+  torch::NoGradGuard no_grad;
+  const auto data = rollout_tensors(rollout).to(device_);
+  const std::int64_t n = data.size();
+  const bool autocast = model::autocast_enabled(cfg_.model, device_.type());
+  std::vector<torch::Tensor> parts;
+  for (std::int64_t lo = 0; lo < n; lo += cfg_.ppo.minibatch) {
+    const auto idx = torch::arange(lo, std::min<std::int64_t>(n, lo + cfg_.ppo.minibatch),
+                                   torch::TensorOptions().dtype(torch::kLong).device(device_));
+    const auto b = data.select(idx);
+    const auto out = forward(*net_, b, device_.type(), autocast);
+    parts.push_back(model::masked_log_softmax(out.policy, b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1));
+  }
+  if (parts.empty()) return torch::zeros({0});
+  return torch::cat(parts).cpu();
+}
+
+void Learner::save_state(model::CheckpointData& out) const {
+  out.step = updates_;
+  out.scheduler = schedule_.to_json();
+  out.extra["ppo"] = {{"updates", updates_}, {"reward_norm", reward_norm_.to_json()}};
+}
+
+void Learner::restore_state(const model::CheckpointData& in) {
+  if (!in.extra.contains("ppo") || !in.extra.at("ppo").is_object())
+    throw Error("checkpoint has no PPO learner state (extra.ppo)");
+  const auto& ppo = in.extra.at("ppo");
+  if (!ppo.contains("updates") || !ppo.at("updates").is_number_integer())
+    throw Error("checkpoint PPO state: missing or non-integer field 'extra.ppo.updates'");
+  if (!ppo.contains("reward_norm")) throw Error("checkpoint PPO state: missing field 'extra.ppo.reward_norm'");
+  const auto updates = ppo.at("updates").get<std::int64_t>();
+  auto norm = RewardNormalizer::from_json(ppo.at("reward_norm"));
+  schedule_ = model::WarmupCosine::from_json(in.scheduler);
+  reward_norm_ = norm;
+  updates_ = updates;
+}
+
+metrics::Scalars UpdateStats::scalars() const {
+  const double rate = seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
+  return {
+      {"loss/policy", policy_loss},
+      {"loss/value", value_loss},
+      {"loss/entropy", entropy},
+      {"loss/tenpai", tenpai_loss},
+      {"loss/danger", danger_loss},
+      {"loss/kl_anchor", kl_anchor},
+      {"ppo/approx_kl", approx_kl},
+      {"ppo/approx_kl_first", approx_kl_first},
+      {"ppo/clip_fraction", clip_fraction},
+      {"ppo/explained_variance", explained_variance},
+      {"ppo/grad_norm", grad_norm},
+      {"ppo/lr", lr},
+      {"ppo/entropy_coef", entropy_coef},
+      {"ppo/kl_anchor_coef", kl_anchor_coef},
+      {"ppo/reward_std", reward_std},
+      {"ppo/adv_mean", adv_mean},
+      {"ppo/adv_std", adv_std},
+      {"ppo/epochs", static_cast<double>(epochs)},
+      {"ppo/minibatches", static_cast<double>(minibatches)},
+      {"ppo/samples", static_cast<double>(samples)},
+      {"ppo/kl_stopped", kl_stopped ? 1.0 : 0.0},
+      {"perf/update_seconds", seconds},
+      {"perf/learner_samples_per_s", rate},
+  };
+}
+
+}  // namespace hydra::ppo

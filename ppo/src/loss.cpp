@@ -1,0 +1,108 @@
+#include "hydra/ppo/loss.hpp"
+
+#include "hydra/common/error.hpp"
+#include "hydra/model/losses.hpp"
+
+namespace hydra::ppo {
+
+torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip) {
+  const auto mean = advantage.mean();
+  const auto sd = advantage.std(/*unbiased=*/false);
+  return ((advantage - mean) / (sd + 1e-8)).clamp(-clip, clip);
+}
+
+torch::Tensor masked_entropy(const torch::Tensor& logits, const torch::Tensor& legal) {
+  const auto logp = model::masked_log_softmax(logits, legal);
+  // where() rather than p * logp: an illegal p is exactly 0 but its logp is about -1e9, and the
+  // product's gradient would still flow through the masked logit.
+  const auto plogp = torch::where(legal, logp.exp() * logp, torch::zeros_like(logp));
+  return -plogp.sum(-1);
+}
+
+torch::Tensor masked_kl(const torch::Tensor& logits, const torch::Tensor& anchor_logits,
+                        const torch::Tensor& legal) {
+  const auto logp = model::masked_log_softmax(logits, legal);
+  const auto logq = model::masked_log_softmax(anchor_logits, legal);
+  const auto terms = torch::where(legal, logp.exp() * (logp - logq), torch::zeros_like(logp));
+  return terms.sum(-1);
+}
+
+namespace {
+
+torch::Tensor tile_bits(const torch::Tensor& waits) {
+  HYDRA_CHECK(waits.scalar_type() == torch::kLong && waits.dim() == 2, "wait masks must be [B,3] int64");
+  const auto bits = torch::ones({model::kTiles}, waits.options()).bitwise_left_shift(
+      torch::arange(model::kTiles, waits.options()));
+  return waits.unsqueeze(-1).bitwise_and(bits).ne(0);  // [B,3,34] bool
+}
+
+}  // namespace
+
+torch::Tensor tenpai_labels(const torch::Tensor& waits) {
+  HYDRA_CHECK(waits.scalar_type() == torch::kLong, "wait masks must be int64");
+  return waits.ne(0).to(torch::kFloat);
+}
+
+torch::Tensor danger_labels(const torch::Tensor& waits) { return tile_bits(waits).to(torch::kFloat); }
+
+LossSettings LossSettings::from_config(const config::Config& cfg) {
+  LossSettings s;
+  s.clip = cfg.ppo.clip;
+  s.value_coef = cfg.ppo.value_coef;
+  s.entropy_coef = cfg.ppo.entropy_start;
+  s.kl_anchor_coef = cfg.ppo.kl_anchor_start;
+  s.normalize_advantages = true;
+  s.adv_clip = cfg.ppo.adv_clip;
+  s.w_tenpai = cfg.model.w_tenpai * cfg.ppo.aux_coef;
+  s.w_danger = cfg.model.w_danger * cfg.ppo.aux_coef;
+  s.focal_alpha = cfg.model.focal_alpha;
+  s.focal_gamma = cfg.model.focal_gamma;
+  return s;
+}
+
+LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
+  const auto& logits = in.out.policy;
+  HYDRA_CHECK(logits.defined() && in.out.value.defined(), "ppo_loss: missing policy or value output");
+  LossTerms t;
+  const auto logp_all = model::masked_log_softmax(logits, in.legal);
+  const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
+  const auto log_ratio = logp - in.old_logp;
+  const auto ratio = log_ratio.exp();
+  const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip)
+                                                 : in.advantage;
+  const auto surrogate = ratio * adv;
+  const auto clipped = ratio.clamp(1.0 - settings.clip, 1.0 + settings.clip) * adv;
+  t.policy = -torch::min(surrogate, clipped).mean();
+  t.value = model::value_loss(in.out.value, in.returns);
+  t.entropy = masked_entropy(logits, in.legal).mean();
+  t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * t.entropy;
+  if (in.anchor_logits.defined()) {
+    t.kl_anchor = masked_kl(logits, in.anchor_logits, in.legal).mean();
+    t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
+  }
+  // The auxiliary heads through the model's own loss definitions, with PPO's weights.
+  model::Targets aux;
+  aux.tenpai = in.tenpai;
+  aux.danger = in.danger;
+  if (aux.tenpai.defined() || aux.danger.defined()) {
+    config::ModelConfig weights;
+    weights.w_tenpai = settings.w_tenpai;
+    weights.w_danger = settings.w_danger;
+    weights.focal_alpha = settings.focal_alpha;
+    weights.focal_gamma = settings.focal_gamma;
+    const auto l = model::compute_losses(in.out, aux, weights);
+    t.tenpai = l.tenpai;
+    t.danger = l.danger;
+    t.total = t.total + l.total;
+  }
+  {
+    torch::NoGradGuard no_grad;
+    const auto r = ratio.detach();
+    const auto lr = log_ratio.detach();
+    t.approx_kl = ((r - 1) - lr).mean();
+    t.clip_fraction = (r - 1).abs().gt(settings.clip).to(torch::kFloat).mean();
+  }
+  return t;
+}
+
+}  // namespace hydra::ppo

@@ -28,9 +28,9 @@ TEST(ActorsThreaded, CollectsWithTheInferenceThreadAndParallelSteps) {
   std::int64_t last_progress = 0;
   actors.progress = [&](std::int64_t done) { last_progress = done; };
   for (int round = 0; round < 2; ++round) {
-    const Rollout r = actors.collect(150);
+    const Rollout r = actors.collect(60);
     r.check();
-    EXPECT_GE(static_cast<std::int64_t>(r.size()), 150);
+    EXPECT_GE(static_cast<std::int64_t>(r.size()), 60);
     EXPECT_EQ(last_progress, r.games);
     for (auto v : r.version) EXPECT_EQ(v, 2);
   }

@@ -1,0 +1,238 @@
+// InferenceModel: batched evaluation equals one-at-a-time evaluation from several threads at
+// once (KataGo's batching test), snapshots are stale until the next publish, the actors stamp
+// every decision with the published version, checkpoints load into the same policy, and the
+// torch-free score context equals the model's.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/model/network.hpp"
+#include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/policy.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+class SingleThreaded : public ::testing::Environment {
+ public:
+  void SetUp() override { at::set_num_threads(1); }
+};
+[[maybe_unused]] const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new SingleThreaded);
+
+config::Config tiny_config() {
+  config::Config c;
+  c.model.blocks = 2;
+  c.model.channels = 32;
+  c.model.se_ratio = 8;
+  c.model.policy_channels = 8;
+  c.model.value_hidden = 16;
+  c.model.grp_hidden = 16;
+  c.model.tenpai_hidden = 8;
+  c.rules.length = "kyoku";
+  c.selfplay.games = 4;
+  c.selfplay.opp_self = 1.0;
+  c.selfplay.opp_pool = 0.0;
+  c.selfplay.opp_baseline = 0.0;
+  return c;
+}
+
+// Real observations: the decisions of a few seeded self-play kyoku (test policy).
+struct Observations {
+  std::vector<float> obs, context;
+  std::vector<std::uint64_t> legal;
+  int n = 0;
+};
+
+Observations real_observations(int max) {
+  Actors actors(tiny_config(), game::MasterSeed{17}, std::make_shared<LinearTestPolicy>(3), nullptr);
+  const Rollout r = actors.collect(max);
+  Observations o;
+  o.n = std::min(max, static_cast<int>(r.size()));
+  const auto n = static_cast<std::size_t>(o.n);
+  o.obs.resize(n * encoder::kObsSize);
+  from_half(r.obs.data(), o.obs.data(), o.obs.size());
+  o.context.assign(r.context.begin(), r.context.begin() + static_cast<std::ptrdiff_t>(n * kContext));
+  o.legal.assign(r.legal.begin(), r.legal.begin() + o.n);
+  return o;
+}
+
+model::HydraNet make_net(std::uint64_t seed) {
+  model::HydraNet net(tiny_config().model);
+  net->init_weights(seed);
+  return net;
+}
+
+struct Result {
+  std::vector<float> probs, value;
+};
+
+Result eval_rows(BatchPolicy& p, const Observations& o, int begin, int n) {
+  Result r;
+  r.probs.resize(static_cast<std::size_t>(n) * kActions);
+  r.value.resize(static_cast<std::size_t>(n));
+  PolicyBatch in{o.obs.data() + static_cast<std::size_t>(begin) * encoder::kObsSize,
+                 o.context.data() + static_cast<std::size_t>(begin) * kContext, o.legal.data() + begin, n};
+  p.evaluate(in, PolicyOutput{r.probs.data(), r.value.data()});
+  return r;
+}
+
+TEST(InferenceModel, BatchedEqualsOneAtATimeFromSeveralThreads) {
+  const Observations o = real_observations(48);
+  ASSERT_GE(o.n, 32);
+  auto net = make_net(5);
+  InferenceModel model(*net, torch::kCPU, 1);
+  const Result batched = eval_rows(model, o, 0, o.n);
+
+  std::vector<Result> single(static_cast<std::size_t>(o.n));
+  std::vector<std::thread> threads;
+  constexpr int kThreads = 4;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = t; i < o.n; i += kThreads) single[static_cast<std::size_t>(i)] = eval_rows(model, o, i, 1);
+    });
+  for (auto& th : threads) th.join();
+
+  for (int i = 0; i < o.n; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    double sum = 0;
+    for (int a = 0; a < kActions; ++a) {
+      const float b = batched.probs[ui * kActions + static_cast<std::size_t>(a)];
+      EXPECT_NEAR(b, single[ui].probs[static_cast<std::size_t>(a)], 1e-5) << "row " << i << " action " << a;
+      if (!((o.legal[ui] >> a) & 1U)) {
+        EXPECT_EQ(b, 0.0f);
+      }
+      sum += b;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+    EXPECT_NEAR(batched.value[ui], single[ui].value[0], 1e-5);
+  }
+}
+
+TEST(InferenceModel, EqualsTheLearnerNetworksMaskedSoftmax) {
+  const Observations o = real_observations(8);
+  auto net = make_net(6);
+  net->eval();
+  InferenceModel model(*net, torch::kCPU, 1);
+  const Result r = eval_rows(model, o, 0, o.n);
+  torch::NoGradGuard no_grad;
+  const auto obs = torch::from_blob(const_cast<float*>(o.obs.data()), {o.n, encoder::kChannels, encoder::kTiles});
+  const auto ctx = torch::from_blob(const_cast<float*>(o.context.data()), {o.n, kContext});
+  const auto out = net->forward(obs, ctx);
+  for (int i = 0; i < o.n; ++i) {
+    const auto logits = out.policy[i];
+    double max = -1e30;
+    for (int a = 0; a < kActions; ++a)
+      if ((o.legal[static_cast<std::size_t>(i)] >> a) & 1U) max = std::max(max, static_cast<double>(logits[a].item<float>()));
+    double z = 0;
+    for (int a = 0; a < kActions; ++a)
+      if ((o.legal[static_cast<std::size_t>(i)] >> a) & 1U) z += std::exp(logits[a].item<float>() - max);
+    for (int a = 0; a < kActions; ++a) {
+      const double want = ((o.legal[static_cast<std::size_t>(i)] >> a) & 1U) ? std::exp(logits[a].item<float>() - max) / z : 0.0;
+      EXPECT_NEAR(r.probs[static_cast<std::size_t>(i * kActions + a)], want, 1e-6);
+    }
+    EXPECT_NEAR(r.value[static_cast<std::size_t>(i)], out.value[i][0].item<float>(), 1e-6);
+  }
+}
+
+void perturb(model::HydraNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  for (auto& p : net.parameters()) p.add_(0.05);
+}
+
+TEST(InferenceModel, SnapshotIsStaleUntilTheNextPublish) {
+  const Observations o = real_observations(16);
+  auto learner = make_net(7);
+  InferenceModel model(*learner, torch::kCPU, 1);
+  const Result before = eval_rows(model, o, 0, o.n);
+  perturb(*learner);  // training steps on the learner
+  const Result stale = eval_rows(model, o, 0, o.n);
+  EXPECT_EQ(stale.probs, before.probs);
+  EXPECT_EQ(stale.value, before.value);
+  EXPECT_EQ(model.version(), 1);
+  model.publish(*learner, 2);
+  EXPECT_EQ(model.version(), 2);
+  const Result fresh = eval_rows(model, o, 0, o.n);
+  EXPECT_NE(fresh.value, before.value);
+  // The new snapshot is the learner's weights exactly.
+  InferenceModel direct(*learner, torch::kCPU, 2);
+  const Result want = eval_rows(direct, o, 0, o.n);
+  EXPECT_EQ(fresh.probs, want.probs);
+  EXPECT_EQ(fresh.value, want.value);
+}
+
+TEST(InferenceModel, EveryDecisionOfTheNextCollectCarriesThePublishedVersion) {
+  auto learner = make_net(8);
+  auto model = std::make_shared<InferenceModel>(*learner, torch::kCPU, 0);
+  Actors actors(tiny_config(), game::MasterSeed{4}, model, nullptr);
+  const Rollout a = actors.collect(20);
+  ASSERT_GT(a.size(), 0U);
+  for (auto v : a.version) EXPECT_EQ(v, 0);
+  perturb(*learner);
+  model->publish(*learner, 3);
+  const Rollout b = actors.collect(20);
+  ASSERT_GT(b.size(), 0U);
+  for (auto v : b.version) EXPECT_EQ(v, 3);
+  b.check();
+  // The stored log-probabilities are the snapshot's on the stored (binary16) observations: the
+  // learner's first-epoch ratio is exactly 1.
+  std::vector<float> obs(b.obs.size());
+  from_half(b.obs.data(), obs.data(), obs.size());
+  std::vector<float> probs(b.size() * kActions), value(b.size());
+  model->evaluate(PolicyBatch{obs.data(), b.context.data(), b.legal.data(), static_cast<int>(b.size())},
+                  PolicyOutput{probs.data(), value.data()});
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    EXPECT_NEAR(b.logp[i], std::log(probs[i * kActions + static_cast<std::size_t>(b.action[i])]), 1e-5);
+    EXPECT_NEAR(b.value[i], value[i], 1e-5);
+  }
+}
+
+TEST(InferenceModel, LoadPolicyReadsACheckpointIntoTheSamePolicy) {
+  const config::Config cfg = tiny_config();
+  auto net = make_net(9);
+  const auto file = std::filesystem::temp_directory_path() / ("hydra_inference_" + std::to_string(::getpid()) + ".ckpt");
+  model::CheckpointData data;
+  data.step = 12;
+  data.config = config::to_json(cfg);
+  model::save_checkpoint(file, data, *net);
+  const auto loaded = load_policy(file, torch::kCPU);
+  EXPECT_EQ(loaded->version(), 12);
+  InferenceModel direct(*net, torch::kCPU, 12);
+  const Observations o = real_observations(8);
+  EXPECT_EQ(eval_rows(*loaded, o, 0, o.n).probs, eval_rows(direct, o, 0, o.n).probs);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".sha256");
+  EXPECT_THROW(load_policy("/nonexistent/x.ckpt", torch::kCPU), Error);
+}
+
+TEST(ScoreContext, TorchFreeCopyEqualsTheModels) {
+  const std::vector<std::array<int, 4>> cases = {
+      {25000, 25000, 25000, 25000}, {48000, 12000, 30100, 9900}, {-1200, 60000, 30000, 11200}, {31000, 31000, 8000, 30000}};
+  for (const auto& s : cases)
+    for (int round : {0, 3, 7, 9})
+      for (int honba : {0, 2}) EXPECT_EQ(score_context(s, round, honba), model::score_context(s, round, honba));
+}
+
+TEST(ResolveDevice, NamesAndErrors) {
+  EXPECT_TRUE(resolve_device("cpu").is_cpu());
+  EXPECT_THROW(resolve_device("tpu"), Error);
+  if (!torch::cuda::is_available()) {
+    EXPECT_TRUE(resolve_device("auto").is_cpu());
+    EXPECT_THROW(resolve_device("cuda"), Error);
+  }
+}
+
+}  // namespace
+}  // namespace hydra::selfplay

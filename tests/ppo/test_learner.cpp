@@ -1,0 +1,266 @@
+// The Learner on synthetic rollouts: the first epoch's ratio is exactly 1, a rewarded action
+// gains probability, the epoch rules, the schedules, seeding, and the checkpoint state round trip.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "hydra/model/checkpoint.hpp"
+#include "hydra/model/losses.hpp"
+#include "hydra/ppo/learner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hydra::config::Config;
+using hydra::game::MasterSeed;
+using hydra::ppo::Learner;
+using hydra::ppo::UpdateStats;
+using hydra::selfplay::Rollout;
+
+Config small_config() {
+  Config c;
+  c.model.blocks = 1;
+  c.model.channels = 32;
+  c.ppo.minibatch = 32;
+  c.train.max_updates = 100;
+  return c;
+}
+
+using ActionRule = std::function<int(int)>;
+using RewardRule = std::function<float(int, int)>;  // (decision, action) -> reward at episode end
+
+// n decisions in episodes of `episode` decisions. Observations are uniform in [0, 1) rounded to
+// binary16 as the actors store them; legal = actions 0..4 plus a few random others; logp and
+// value come from `net` on the rounded observations, as the actors compute them.
+Rollout make_rollout(hydra::model::HydraNetImpl& net, int n, int episode, std::uint64_t seed,
+                     const ActionRule& action_of, const RewardRule& reward_of) {
+  torch::NoGradGuard no_grad;
+  auto gen = at::detail::createCPUGenerator(seed);
+  const auto obs = torch::rand({n, 85, 34}, gen);
+  const auto half = obs.to(torch::kHalf).contiguous();
+  const auto ctx = torch::rand({n, 16}, gen);
+  const auto extra = torch::rand({n, 46}, gen) < 0.2;
+  Rollout r;
+  const auto un = static_cast<std::size_t>(n);
+  r.obs.resize(un * 85 * 34);
+  std::memcpy(r.obs.data(), half.data_ptr(), r.obs.size() * sizeof(std::uint16_t));
+  r.context.assign(ctx.data_ptr<float>(), ctx.data_ptr<float>() + n * 16);
+  auto legal = extra.clone();
+  legal.slice(1, 0, 5).fill_(true);
+  const auto acc = legal.accessor<bool, 2>();
+  for (int i = 0; i < n; ++i) {
+    std::uint64_t bits = 0;
+    for (int a = 0; a < 46; ++a)
+      if (acc[i][a]) bits |= std::uint64_t{1} << a;
+    r.legal.push_back(bits);
+    const int a = action_of(i);
+    r.action.push_back(static_cast<std::int16_t>(a));
+    const bool last = (i + 1) % episode == 0 || i + 1 == n;
+    r.done.push_back(last ? 1 : 0);
+    r.reward.push_back(last ? reward_of(i, a) : 0.0f);
+    for (int o = 0; o < 3; ++o)
+      r.opp_waits.push_back((i + o) % 4 == 0 ? (std::uint64_t{1} << ((i * 7 + o) % 34)) : 0);
+    r.version.push_back(0);
+  }
+  const auto out = net.forward(half.to(torch::kFloat).to(net.stem->weight.device()),
+                               ctx.to(net.stem->weight.device()));
+  const auto action = torch::tensor(std::vector<std::int64_t>(r.action.begin(), r.action.end()));
+  const auto logp = hydra::model::masked_log_softmax(out.policy.cpu(), legal).gather(1, action.unsqueeze(1)).squeeze(1);
+  r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + n);
+  const auto value = out.value.cpu().reshape({n}).contiguous();
+  r.value.assign(value.data_ptr<float>(), value.data_ptr<float>() + n);
+  r.decisions = n;
+  return r;
+}
+
+Rollout plain_rollout(Learner& learner, int n, std::uint64_t seed) {
+  return make_rollout(
+      learner.net(), n, 4, seed, [](int i) { return i % 5; },
+      [](int i, int a) { return static_cast<float>((i % 3) - 1) + 0.25f * static_cast<float>(a); });
+}
+
+TEST(Learner, FirstEpochRatioIsExactlyOne) {
+  auto cfg = small_config();
+  cfg.ppo.epochs = 1;
+  cfg.ppo.minibatch = 64;
+  Learner learner(cfg, torch::kCPU, MasterSeed{7});
+  const auto rollout = plain_rollout(learner, 64, 11);
+  // The learner's view of the rollout (binary16 -> float, same weights) reproduces the actors'
+  // log-probabilities bit for bit ...
+  const auto logp = learner.log_probs(rollout);
+  EXPECT_TRUE(torch::equal(logp, torch::tensor(rollout.logp))) << (logp - torch::tensor(rollout.logp)).abs().max();
+  // ... so the one minibatch of the first epoch (a shuffled order of the same rows) sees ratio 1.
+  const auto stats = learner.update(rollout);
+  EXPECT_EQ(stats.minibatches, 1);
+  EXPECT_EQ(stats.approx_kl, 0.0);
+  EXPECT_EQ(stats.clip_fraction, 0.0);
+  EXPECT_EQ(learner.updates(), 1);
+}
+
+// Mean probability of `action` over the rollout's observations under the learner's network.
+double mean_prob(Learner& learner, const Rollout& r, int action) {
+  const auto logp = learner.log_probs(r);  // of the taken actions
+  double sum = 0;
+  int count = 0;
+  for (std::size_t i = 0; i < r.size(); ++i)
+    if (r.action[i] == action) {
+      sum += std::exp(logp[static_cast<std::int64_t>(i)].item<double>());
+      ++count;
+    }
+  return sum / count;
+}
+
+TEST(Learner, RewardedActionGainsProbability) {
+  auto cfg = small_config();
+  Learner learner(cfg, torch::kCPU, MasterSeed{3});
+  // One-decision episodes; action 2 always earns +1, the others 0.
+  const auto rollout = make_rollout(
+      learner.net(), 160, 1, 5, [](int i) { return i % 5; }, [](int, int a) { return a == 2 ? 1.0f : 0.0f; });
+  const double before = mean_prob(learner, rollout, 2);
+  const auto stats = learner.update(rollout);
+  const double after = mean_prob(learner, rollout, 2);
+  EXPECT_EQ(stats.epochs, 3);
+  EXPECT_EQ(stats.minibatches, 15);  // 160 / 32 per epoch
+  EXPECT_GT(after, before + 0.01) << "before " << before << " after " << after;
+  // Every other action lost probability on average.
+  for (int a : {0, 1, 3, 4}) EXPECT_LT(mean_prob(learner, rollout, a), mean_prob(learner, rollout, 2));
+}
+
+TEST(Learner, HighKlAfterTheFirstEpochCutsTheEpochs) {
+  auto cfg = small_config();
+  cfg.ppo.kl_high = 0.0;  // any drift after epoch 1 counts as high
+  Learner cut(cfg, torch::kCPU, MasterSeed{1});
+  const auto rollout = plain_rollout(cut, 96, 2);
+  const auto s = cut.update(rollout);
+  EXPECT_GT(s.approx_kl_first, 0.0);
+  EXPECT_EQ(s.epochs, 2);
+  EXPECT_EQ(s.minibatches, 6);
+
+  cfg.ppo.kl_high = 100.0;
+  Learner full(cfg, torch::kCPU, MasterSeed{1});
+  const auto f = full.update(rollout);
+  EXPECT_EQ(f.epochs, 3);
+  EXPECT_EQ(f.minibatches, 9);
+  EXPECT_DOUBLE_EQ(f.approx_kl_first, s.approx_kl_first);  // same seed, same first epoch
+}
+
+TEST(Learner, KlStopEndsTheUpdate) {
+  auto cfg = small_config();
+  cfg.ppo.kl_stop = 1e-12;
+  Learner learner(cfg, torch::kCPU, MasterSeed{1});
+  const auto s = learner.update(plain_rollout(learner, 96, 2));
+  // The first minibatch sees ratio 1 (KL 0) and steps; the second sees the change and stops.
+  EXPECT_TRUE(s.kl_stopped);
+  EXPECT_EQ(s.minibatches, 1);
+  EXPECT_EQ(s.epochs, 1);
+}
+
+TEST(Learner, SchedulesAndScalars) {
+  auto cfg = small_config();
+  cfg.ppo.warmup = 0.1;
+  Learner learner(cfg, torch::kCPU, MasterSeed{1});
+  EXPECT_DOUBLE_EQ(learner.entropy_coef(0), 0.01);
+  EXPECT_DOUBLE_EQ(learner.entropy_coef(50), 0.0075);
+  EXPECT_DOUBLE_EQ(learner.entropy_coef(100), 0.005);
+  EXPECT_DOUBLE_EQ(learner.entropy_coef(1000), 0.005);
+  EXPECT_DOUBLE_EQ(learner.kl_anchor_coef(0), 0.05);
+  EXPECT_DOUBLE_EQ(learner.kl_anchor_coef(100), 0.0);
+  EXPECT_EQ(learner.schedule().warmup, 10);
+  EXPECT_DOUBLE_EQ(learner.schedule().lr(10), 1e-4);
+  const auto s = learner.update(plain_rollout(learner, 32, 4));
+  EXPECT_DOUBLE_EQ(s.lr, learner.schedule().lr(0));
+  EXPECT_LT(s.lr, 1e-4);  // warming up
+  EXPECT_DOUBLE_EQ(s.kl_anchor_coef, 0.0);  // no anchor configured
+  EXPECT_GT(s.grad_norm, 0.0);
+  const auto scalars = s.scalars();
+  const auto find = [&](const std::string& tag) {
+    for (const auto& [k, v] : scalars)
+      if (k == tag) return v;
+    ADD_FAILURE() << "missing " << tag;
+    return 0.0;
+  };
+  EXPECT_DOUBLE_EQ(find("loss/policy"), s.policy_loss);
+  EXPECT_DOUBLE_EQ(find("ppo/approx_kl"), s.approx_kl);
+  EXPECT_DOUBLE_EQ(find("ppo/explained_variance"), s.explained_variance);
+}
+
+TEST(Learner, InitialWeightsComeFromTheMasterSeed) {
+  const auto cfg = small_config();
+  Learner a(cfg, torch::kCPU, MasterSeed{5}), b(cfg, torch::kCPU, MasterSeed{5}), c(cfg, torch::kCPU, MasterSeed{6});
+  const auto pa = a.net().parameters(), pb = b.net().parameters(), pc = c.net().parameters();
+  bool all_same = true, any_diff = false;
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    all_same = all_same && torch::equal(pa[i], pb[i]);
+    any_diff = any_diff || !torch::equal(pa[i], pc[i]);
+  }
+  EXPECT_TRUE(all_same);
+  EXPECT_TRUE(any_diff);
+}
+
+void expect_same(const UpdateStats& a, const UpdateStats& b) {
+  EXPECT_EQ(a.update, b.update);
+  EXPECT_EQ(a.minibatches, b.minibatches);
+  EXPECT_EQ(a.policy_loss, b.policy_loss);
+  EXPECT_EQ(a.value_loss, b.value_loss);
+  EXPECT_EQ(a.entropy, b.entropy);
+  EXPECT_EQ(a.approx_kl, b.approx_kl);
+  EXPECT_EQ(a.clip_fraction, b.clip_fraction);
+  EXPECT_EQ(a.tenpai_loss, b.tenpai_loss);
+  EXPECT_EQ(a.danger_loss, b.danger_loss);
+  EXPECT_EQ(a.grad_norm, b.grad_norm);
+  EXPECT_EQ(a.lr, b.lr);
+  EXPECT_EQ(a.entropy_coef, b.entropy_coef);
+  EXPECT_EQ(a.reward_std, b.reward_std);
+}
+
+TEST(Learner, SaveRestoreGivesAnIdenticalNextUpdate) {
+  const auto cfg = small_config();
+  const fs::path file = fs::temp_directory_path() / ("hydra-ppo-state-" + std::to_string(::getpid()) + ".ckpt");
+  Learner a(cfg, torch::kCPU, MasterSeed{9});
+  const auto r1 = plain_rollout(a, 64, 21);
+  a.update(r1);
+  hydra::model::CheckpointData data;
+  a.save_state(data);
+  hydra::model::save_checkpoint(file, data, a.net(), &a.optimizer());
+  const auto r2 = plain_rollout(a, 64, 22);
+  const auto next_a = a.update(r2);
+
+  Learner b(cfg, torch::kCPU, MasterSeed{9});
+  hydra::model::LoadOptions options;
+  options.restore_rng = false;
+  const auto loaded = hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options);
+  b.restore_state(loaded);
+  EXPECT_EQ(b.updates(), 1);
+  EXPECT_EQ(b.reward_normalizer().count(), a.reward_normalizer().count() - 64);
+  const auto next_b = b.update(r2);
+  expect_same(next_a, next_b);
+  const auto pa = a.net().parameters(), pb = b.net().parameters();
+  for (std::size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pb[i])) << i;
+  fs::remove(file);
+  fs::remove(file.string() + ".sha256");
+
+  hydra::model::CheckpointData empty;
+  EXPECT_ANY_THROW(b.restore_state(empty));
+}
+
+TEST(Learner, RejectsAnIllegalAction) {
+  const auto cfg = small_config();
+  Learner learner(cfg, torch::kCPU, MasterSeed{1});
+  auto r = plain_rollout(learner, 8, 4);
+  r.legal[3] = 1;  // only action 0 legal; decision 3 took action 3
+  EXPECT_ANY_THROW(learner.update(r));
+  r = plain_rollout(learner, 8, 4);
+  r.value.pop_back();
+  EXPECT_ANY_THROW(learner.update(r));
+}
+
+}  // namespace

@@ -1,0 +1,199 @@
+// The PPO loss on a tiny batch against values worked out by hand.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <torch/torch.h>
+
+#include "hydra/model/network.hpp"
+#include "hydra/ppo/loss.hpp"
+
+namespace {
+
+using namespace hydra::ppo;
+using hydra::model::kActions;
+
+// Five decisions. Illegal logits are set to 5 to show they play no part.
+//   row 0: legal {0,1}, logits (0,0)      -> p = (1/2, 1/2); action 0; old p 1/2  -> ratio 1
+//   row 1: legal {0,1}, logits (0,0)      -> action 1 (p 1/2); old p 1/4          -> ratio 2
+//   row 2: legal {0..3}, logits 0         -> p = 1/4 each; action 2; old p 1/5    -> ratio 1.25
+//   row 3: legal {0,1}, logits (ln 3, 0)  -> p = (3/4, 1/4); action 0; old p 0.8  -> ratio 0.9375
+//   row 4: legal {0,1}, logits (0,0)      -> action 0 (p 1/2); old p 0.625        -> ratio 0.8
+struct Batch {
+  torch::Tensor logits, legal, action, old_logp, advantage, value, returns;
+};
+
+Batch tiny_batch() {
+  Batch b;
+  b.logits = torch::full({5, kActions}, 5.0f);
+  b.legal = torch::zeros({5, kActions}, torch::kBool);
+  for (int r : {0, 1, 3, 4}) {
+    b.legal[r].slice(0, 0, 2).fill_(true);
+    b.logits[r].slice(0, 0, 2).fill_(0.0f);
+  }
+  b.legal[2].slice(0, 0, 4).fill_(true);
+  b.logits[2].slice(0, 0, 4).fill_(0.0f);
+  b.logits[3][0] = std::log(3.0f);
+  b.action = torch::tensor({0, 1, 2, 0, 0}, torch::kLong);
+  b.old_logp = torch::tensor({std::log(0.5f), std::log(0.25f), std::log(0.2f), std::log(0.8f), std::log(0.625f)});
+  b.advantage = torch::tensor({1.0f, 1.0f, -1.0f, 2.0f, -1.0f});
+  b.value = torch::tensor({0.0f, 0.5f, 1.0f, -1.0f, 2.0f}).unsqueeze(1);
+  b.returns = torch::tensor({1.0f, 0.5f, 0.0f, -1.0f, 1.0f});
+  return b;
+}
+
+LossInput input(const Batch& b) {
+  LossInput in;
+  in.out.policy = b.logits;
+  in.out.value = b.value;
+  in.legal = b.legal;
+  in.action = b.action;
+  in.old_logp = b.old_logp;
+  in.advantage = b.advantage;
+  in.returns = b.returns;
+  return in;
+}
+
+LossSettings raw_advantages() {
+  LossSettings s;
+  s.clip = 0.1;
+  s.value_coef = 0.5;
+  s.entropy_coef = 0.01;
+  s.normalize_advantages = false;
+  return s;
+}
+
+double item(const torch::Tensor& t) { return t.item<double>(); }
+
+TEST(PpoLoss, ClippedSurrogateByHand) {
+  const auto t = ppo_loss(input(tiny_batch()), raw_advantages());
+  // min(r A, clip(r, 0.9, 1.1) A) per row:
+  //   row 0: r 1,      A  1: min(1, 1)             = 1
+  //   row 1: r 2,      A  1: min(2, 1.1)           = 1.1     (clipped: no gain past 1 + eps)
+  //   row 2: r 1.25,   A -1: min(-1.25, -1.1)      = -1.25   (unclipped: the pessimistic side)
+  //   row 3: r 0.9375, A  2: min(1.875, 1.875)     = 1.875   (inside the clip range)
+  //   row 4: r 0.8,    A -1: min(-0.8, -0.9)       = -0.9    (clipped)
+  // policy = -(1 + 1.1 - 1.25 + 1.875 - 0.9) / 5 = -0.365
+  EXPECT_NEAR(item(t.policy), -0.365, 1e-6);
+  // |r - 1| > 0.1 for rows 1, 2, 4.
+  EXPECT_NEAR(item(t.clip_fraction), 0.6, 1e-7);
+  // (r - 1) - ln r per row, averaged.
+  const double kl = (0.0 + (1.0 - std::log(2.0)) + (0.25 - std::log(1.25)) + (-0.0625 - std::log(0.9375)) +
+                     (-0.2 - std::log(0.8))) / 5.0;
+  EXPECT_NEAR(item(t.approx_kl), kl, 1e-6);
+  EXPECT_GT(kl, 0.0);
+  // Entropy: ln 2 for rows 0, 1, 4; ln 4 for row 2; -(3/4 ln 3/4 + 1/4 ln 1/4) for row 3.
+  const double h3 = -(0.75 * std::log(0.75) + 0.25 * std::log(0.25));
+  const double entropy = (3 * std::log(2.0) + std::log(4.0) + h3) / 5.0;
+  EXPECT_NEAR(item(t.entropy), entropy, 1e-6);
+  // Value: squared errors 1, 0, 1, 0, 1 -> 0.6 (no clipping).
+  EXPECT_NEAR(item(t.value), 0.6, 1e-7);
+  EXPECT_NEAR(item(t.total), -0.365 + 0.5 * 0.6 - 0.01 * entropy, 1e-6);
+  EXPECT_FALSE(t.kl_anchor.defined());
+  EXPECT_FALSE(t.tenpai.defined());
+}
+
+TEST(PpoLoss, AdvantageSignDecidesTheGradient) {
+  // Row 0 alone (ratio 1, inside the clip): a positive advantage pushes its logit up (the loss
+  // falls as p(action) rises), a negative one pushes it down.
+  for (const float a : {1.0f, -1.0f}) {
+    auto b = tiny_batch();
+    b.logits = b.logits.slice(0, 0, 1).clone().requires_grad_(true);
+    b.legal = b.legal.slice(0, 0, 1);
+    b.action = b.action.slice(0, 0, 1);
+    b.old_logp = b.old_logp.slice(0, 0, 1);
+    b.advantage = torch::tensor({a});
+    b.value = b.value.slice(0, 0, 1);
+    b.returns = b.returns.slice(0, 0, 1);
+    auto s = raw_advantages();
+    s.entropy_coef = 0;
+    ppo_loss(input(b), s).policy.backward();
+    const double g = b.logits.grad()[0][0].item<double>();
+    // d/dz0 of -A * p0 / p_old at p = (1/2, 1/2): -A * p0 (1 - p0) / p_old = -A / 2.
+    EXPECT_NEAR(g, -a * 0.5, 1e-6);
+    EXPECT_EQ(b.logits.grad()[0][5].item<double>(), 0.0);  // illegal: no gradient
+  }
+}
+
+TEST(PpoLoss, ClippedSamplesGiveNoPolicyGradient) {
+  // Row 1: ratio 2 > 1.1 with A > 0: the clipped term is the minimum and is constant.
+  auto b = tiny_batch();
+  const auto r = torch::tensor({1}, torch::kLong);
+  b.logits = b.logits.index_select(0, r).clone().requires_grad_(true);
+  b.legal = b.legal.index_select(0, r);
+  b.action = b.action.index_select(0, r);
+  b.old_logp = b.old_logp.index_select(0, r);
+  b.advantage = b.advantage.index_select(0, r);
+  b.value = b.value.index_select(0, r);
+  b.returns = b.returns.index_select(0, r);
+  auto s = raw_advantages();
+  s.entropy_coef = 0;
+  ppo_loss(input(b), s).policy.backward();
+  EXPECT_EQ(b.logits.grad().abs().sum().item<double>(), 0.0);
+}
+
+TEST(PpoLoss, AdvantageNormalisation) {
+  // mean 2.5, population std sqrt(1.25): (1 - 2.5) / 1.1180340 = -1.3416408 etc.
+  const auto a = normalize_advantages(torch::tensor({1.0f, 2.0f, 3.0f, 4.0f}), 5.0);
+  EXPECT_NEAR(a[0].item<double>(), -1.3416408, 1e-6);
+  EXPECT_NEAR(a[1].item<double>(), -0.4472136, 1e-6);
+  EXPECT_NEAR(a[3].item<double>(), 1.3416408, 1e-6);
+  // Clipped to [-1, 1].
+  const auto c = normalize_advantages(torch::tensor({1.0f, 2.0f, 3.0f, 4.0f}), 1.0);
+  EXPECT_NEAR(c[0].item<double>(), -1.0, 1e-7);
+  EXPECT_NEAR(c[2].item<double>(), 0.4472136, 1e-6);
+  // One sample: std 0 -> 0, not NaN.
+  EXPECT_EQ(normalize_advantages(torch::tensor({3.0f}), 5.0)[0].item<double>(), 0.0);
+}
+
+TEST(PpoLoss, KlAnchor) {
+  auto b = tiny_batch();
+  auto anchor = b.logits.clone();
+  anchor[0][0] = std::log(3.0f);  // row 0 anchor: q = (3/4, 1/4), pi = (1/2, 1/2)
+  // KL(pi || q) = 1/2 ln((1/2)/(3/4)) + 1/2 ln((1/2)/(1/4)) = 1/2 ln(4/3); other rows 0.
+  const auto kl = masked_kl(b.logits, anchor, b.legal);
+  EXPECT_NEAR(kl[0].item<double>(), 0.5 * std::log(4.0 / 3.0), 1e-6);
+  EXPECT_NEAR(kl[2].item<double>(), 0.0, 1e-7);
+  auto in = input(b);
+  in.anchor_logits = anchor;
+  auto s = raw_advantages();
+  s.kl_anchor_coef = 0.05;
+  const auto t = ppo_loss(in, s);
+  EXPECT_NEAR(t.kl_anchor.item<double>(), 0.5 * std::log(4.0 / 3.0) / 5.0, 1e-6);
+  const auto plain = ppo_loss(input(b), s);
+  EXPECT_NEAR(t.total.item<double>() - plain.total.item<double>(), 0.05 * t.kl_anchor.item<double>(), 1e-6);
+}
+
+TEST(PpoLoss, AuxLabelsFromWaitMasks) {
+  // Opponent 0 not tenpai, opponent 1 waits on tile types 0 and 2, opponent 2 on type 33.
+  const auto waits = torch::tensor({std::int64_t{0}, std::int64_t{0b101}, std::int64_t{1} << 33}).reshape({1, 3});
+  const auto tenpai = tenpai_labels(waits);
+  EXPECT_TRUE(torch::equal(tenpai, torch::tensor({0.0f, 1.0f, 1.0f}).reshape({1, 3})));
+  const auto danger = danger_labels(waits);
+  ASSERT_EQ(danger.sizes(), (std::vector<std::int64_t>{1, 3, 34}));
+  EXPECT_EQ(danger.sum().item<double>(), 3.0);
+  EXPECT_EQ(danger[0][1][0].item<double>(), 1.0);
+  EXPECT_EQ(danger[0][1][2].item<double>(), 1.0);
+  EXPECT_EQ(danger[0][2][33].item<double>(), 1.0);
+}
+
+TEST(PpoLoss, AuxLossesUseTheModelDefinitionsWithPpoWeights) {
+  auto in = input(tiny_batch());
+  // All-zero logits: BCE = ln 2 per label; focal at p = 1/2: alpha_t * (1/2)^2 * ln 2.
+  in.out.tenpai = torch::zeros({5, 3});
+  in.out.danger = torch::zeros({5, 3, 34});
+  in.tenpai = torch::ones({5, 3});
+  in.danger = torch::zeros({5, 3, 34});
+  auto s = raw_advantages();
+  s.w_tenpai = 0.1;
+  s.w_danger = 0.2;
+  const auto t = ppo_loss(in, s);
+  EXPECT_NEAR(t.tenpai.item<double>(), std::log(2.0), 1e-6);
+  EXPECT_NEAR(t.danger.item<double>(), 0.75 * 0.25 * std::log(2.0), 1e-6);  // negatives: 1 - alpha
+  const auto plain = ppo_loss(input(tiny_batch()), s);
+  EXPECT_NEAR(t.total.item<double>() - plain.total.item<double>(),
+              0.1 * std::log(2.0) + 0.2 * 0.75 * 0.25 * std::log(2.0), 1e-6);
+}
+
+}  // namespace

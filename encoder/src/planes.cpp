@@ -206,7 +206,7 @@ void write_shanten(const PlayerView& v, const Book& b, float* obs) {
   } else {
     fill(eff, 0.0F);
     fill(prog, 0.0F);
-    if (n % 3 == 1) best = game::shanten_best(c);
+    if (n % 3 == 1) best = b.shanten13();  // the book computed it when the hand last changed
   }
   for (int k = 0; k < 4; ++k) fill(plane(obs, ch::kShanten + k), 0.0F);
   if (best > -2) fill(plane(obs, ch::kShanten + std::clamp(best, 0, 3)), 1.0F);

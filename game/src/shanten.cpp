@@ -442,7 +442,15 @@ int normal_of(const TileCounts& c, int total) {
 
 // Seven DIFFERENT pairs: a quad is one pair, and missing kinds must be drawn from scratch.
 int chiitoi_from(int pairs, int kinds) { return 6 - pairs + std::max(0, 7 - kinds); }
-int chiitoi_of(const Census& s) { return chiitoi_from(std::popcount(s.ge2), std::popcount(s.ge1)); }
+// Inline bit count: without -mpopcnt std::popcount becomes a libgcc call.
+constexpr int popcount(std::uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
+int chiitoi_of(const Census& s) { return chiitoi_from(popcount(s.ge2), popcount(s.ge1)); }
 
 constexpr std::uint64_t kYaochu = [] {
   std::uint64_t m = 0;
@@ -451,81 +459,100 @@ constexpr std::uint64_t kYaochu = [] {
 }();
 
 int kokushi_from(int yao_kinds, int yao_pairs) { return 13 - yao_kinds - (yao_pairs > 0 ? 1 : 0); }
-int kokushi_of(const Census& s) { return kokushi_from(std::popcount(s.ge1 & kYaochu), std::popcount(s.ge2 & kYaochu)); }
+int kokushi_of(const Census& s) { return kokushi_from(popcount(s.ge1 & kYaochu), popcount(s.ge2 & kYaochu)); }
 
 bool fully_closed(int total) { return total >= 13; }
 
 constexpr bool is_yaochu(int t) { return (kYaochu >> t) & 1U; }
 
-// A hand prepared for "what if one tile more / less" questions (ukeire, discards), where the
-// changed hand needs N melds and a pair. One tile changes one group's shape and the chiitoi and
-// kokushi tallies by at most one, so the other three groups are convolved once per group
-// (rest_[g], prepared for last()), and each question costs one shape lookup (the group's base-5
-// index moved by one place, no digit loop), one add and one horizontal min.
-template <int N>
+// Where tile type t sits in the shape tables: its group, whether its digit is in the head or the
+// tail base-5 index, and the digit's weight there.
+struct Slot {
+  std::uint8_t group, part;  // part 0 = head, 1 = tail
+  std::uint16_t place;
+};
+constexpr std::array<Slot, kNumTileTypes> kSlots = [] {
+  std::array<Slot, kNumTileTypes> out{};
+  for (int t = 0; t < kNumTileTypes; ++t) {
+    const bool suit = t < 27;
+    const int d = suit ? t % 9 : t - 27;
+    const int head = suit ? Ranker<9>::kHead : Ranker<7>::kHead;
+    out[static_cast<std::size_t>(t)] = {static_cast<std::uint8_t>(suit ? t / 9 : 3), static_cast<std::uint8_t>(d < head ? 0 : 1),
+                                        static_cast<std::uint16_t>(suit ? Ranker<9>::place(d) : Ranker<7>::place(d))};
+  }
+  return out;
+}();
+
+constexpr std::array<std::uint64_t, 4> kGroupTypes = {0x1FFULL, 0x1FFULL << 9, 0x1FFULL << 18, 0x7FULL << 27};
+
+// A hand prepared for "one tile more (Delta = +1) or less (-1)" questions (ukeire, discards),
+// where the changed hand needs N melds and a pair. One tile changes one group's shape, so the
+// other three groups are convolved once per group (rest_[g], prepared for last()), and each
+// question costs one shape lookup (the group's base-5 index moved by one place, no digit loop),
+// one add and one horizontal min. The chiitoi/kokushi shanten after the change depends only on
+// whether the tile is a terminal or honour and whether its count crosses 1 (a kind) or 2 (a
+// pair), so those six values are computed up front.
+template <int N, int Delta>
 class Neighbours {
  public:
-  Neighbours(const TileCounts& c, const Census& census) : tables_(tables()), c_(c), total_(census.total) {
+  // `wanted`: the types that will be asked about (groups without any skip their convolution).
+  Neighbours(const TileCounts& c, const Census& census, std::uint64_t wanted) : tables_(tables()), c_(c) {
     Vec e[4];  // plain arrays: std::array would drop __m128i's alignment attribute
-    for (int g = 0; g < 3; ++g) {
-      idx_[static_cast<std::size_t>(g)] = Ranker<9>::index(&c_[static_cast<std::size_t>(9 * g)]);
-      e[g] = load(tables_.suit[tables_.suit_rank.rank_of(idx_[static_cast<std::size_t>(g)])]);
+    for (std::size_t g = 0; g < 4; ++g) {
+      const RankIndex x = g < 3 ? Ranker<9>::index(&c_[9 * g]) : Ranker<7>::index(&c_[27]);
+      idx_[g] = {x.head, x.tail};
+      e[g] = load(g < 3 ? tables_.suit[tables_.suit_rank.rank_of(x)] : tables_.honor[tables_.honor_rank.rank_of(x)]);
     }
-    idx_[3] = Ranker<7>::index(&c_[27]);
-    e[3] = load(tables_.honor[tables_.honor_rank.rank_of(idx_[3])]);
     const Vec mp = combine<N>(e[0], e[1]), sh = combine<N>(e[2], e[3]);
-    rest_[0] = prepare<N>(combine<N>(e[1], sh));
-    rest_[1] = prepare<N>(combine<N>(e[0], sh));
-    rest_[2] = prepare<N>(combine<N>(mp, e[3]));
-    rest_[3] = prepare<N>(combine<N>(mp, e[2]));
-    pairs_ = std::popcount(census.ge2);
-    kinds_ = std::popcount(census.ge1);
-    yao_kinds_ = std::popcount(census.ge1 & kYaochu);
-    yao_pairs_ = std::popcount(census.ge2 & kYaochu);
+    if (wanted & kGroupTypes[0]) rest_[0] = prepare<N>(combine<N>(e[1], sh));
+    if (wanted & kGroupTypes[1]) rest_[1] = prepare<N>(combine<N>(e[0], sh));
+    if (wanted & kGroupTypes[2]) rest_[2] = prepare<N>(combine<N>(mp, e[3]));
+    if (wanted & kGroupTypes[3]) rest_[3] = prepare<N>(combine<N>(mp, e[2]));
+    const bool closed = fully_closed(census.total + Delta);
+    const int pairs = popcount(census.ge2), kinds = popcount(census.ge1);
+    const int yao_pairs = popcount(census.ge2 & kYaochu), yao_kinds = popcount(census.ge1 & kYaochu);
+    for (int yao = 0; yao < 2; ++yao)
+      for (int step = 0; step < 3; ++step) {
+        const int kind_step = step == 1 ? Delta : 0, pair_step = step == 2 ? Delta : 0;
+        other_[static_cast<std::size_t>(yao * 3 + step)] =
+            closed ? std::min(chiitoi_from(pairs + pair_step, kinds + kind_step),
+                              kokushi_from(yao_kinds + yao * kind_step, yao_pairs + yao * pair_step))
+                   : kNoShanten;
+      }
   }
 
-  // Best shanten of the hand with one `t` added (delta +1) or removed (delta -1).
-  int best_with(int t, int delta) const {
-    const bool suit = t < 27;
-    const int g = suit ? t / 9 : 3;
-    const int digit = suit ? t % 9 : t - 27;
-    const unsigned place = suit ? Ranker<9>::place(digit) : Ranker<7>::place(digit);
-    const bool in_head = digit < (suit ? Ranker<9>::kHead : Ranker<7>::kHead);
-    RankIndex x = idx_[static_cast<std::size_t>(g)];
-    unsigned& moved = in_head ? x.head : x.tail;
-    moved = delta > 0 ? moved + place : moved - place;
-    const Entry& entry = suit ? tables_.suit[tables_.suit_rank.rank_of(x)] : tables_.honor[tables_.honor_rank.rank_of(x)];
-    int best = last(load(entry), rest_[g]) - 1;
-    const int total = total_ + delta;
-    if (fully_closed(total)) {
-      // Tallies move only when the count crosses 1 (a kind) or 2 (a pair).
-      const int before = c_[static_cast<std::size_t>(t)];
-      const int after = before + delta;
-      const int kind_step = (after >= 1) - (before >= 1), pair_step = (after >= 2) - (before >= 2);
-      best = std::min(best, chiitoi_from(pairs_ + pair_step, kinds_ + kind_step));
-      const int yao = is_yaochu(t);
-      best = std::min(best, kokushi_from(yao_kinds_ + yao * kind_step, yao_pairs_ + yao * pair_step));
-    }
-    return best;
+  // Best shanten of the hand with one `t` added (Delta +1) or removed (Delta -1).
+  int best_with(int t) const {
+    const Slot s = kSlots[static_cast<std::size_t>(t)];
+    std::array<unsigned, 2> x = idx_[s.group];
+    x[s.part] = Delta > 0 ? x[s.part] + s.place : x[s.part] - s.place;
+    const RankIndex r{x[0], x[1]};
+    const Entry& entry = s.group < 3 ? tables_.suit[tables_.suit_rank.rank_of(r)] : tables_.honor[tables_.honor_rank.rank_of(r)];
+    const int normal = last(load(entry), rest_[s.group]) - 1;
+    // Which tally the change moves: removing the only copy drops a kind, the second copy a pair;
+    // adding to zero copies adds a kind, to one copy a pair.
+    constexpr std::array<std::uint8_t, 5> kStep = Delta < 0 ? std::array<std::uint8_t, 5>{0, 1, 2, 0, 0}
+                                                            : std::array<std::uint8_t, 5>{1, 2, 0, 0, 0};
+    const int other = other_[static_cast<std::size_t>(3 * is_yaochu(t) + kStep[c_[static_cast<std::size_t>(t)]])];
+    return std::min(normal, other);
   }
 
  private:
   const Tables& tables_;
   const TileCounts& c_;
-  int total_;
-  std::array<RankIndex, 4> idx_{};
+  std::array<std::array<unsigned, 2>, 4> idx_{};
   Vec rest_[4]{};
-  int pairs_ = 0, kinds_ = 0, yao_kinds_ = 0, yao_pairs_ = 0;
+  std::array<int, 6> other_{};
 };
 
 template <int N>
 void ukeire_into(const TileCounts& closed, const TileCounts& visible, const Census& census, Ukeire& u) {
-  const Neighbours<N> hand(closed, census);
+  const Neighbours<N, +1> hand(closed, census, kAllTypes);
   for (int t = 0; t < kNumTileTypes; ++t) {
     const auto i = static_cast<std::size_t>(t);
     HYDRA_CHECK(visible[i] >= closed[i] && visible[i] <= 4, "ukeire: visible counts must include the hand and be <= 4");
     if (closed[i] == 4) continue;
-    if (hand.best_with(t, +1) < u.shanten) {
+    if (hand.best_with(t) < u.shanten) {
       u.tiles.insert(TileType(t));
       u.unseen += 4 - visible[i];
     }
@@ -534,12 +561,12 @@ void ukeire_into(const TileCounts& closed, const TileCounts& visible, const Cens
 
 template <int N>
 void discards_into(const TileCounts& closed, const Census& census, DiscardShanten& d) {
-  const Neighbours<N> hand(closed, census);
+  const Neighbours<N, -1> hand(closed, census, census.ge1);
   d.after.fill(static_cast<std::int8_t>(kNoShanten));
   // Only the held kinds: a loop over all 34 would branch on every empty one.
   for (std::uint64_t held = census.ge1; held != 0; held &= held - 1) {
     const int t = std::countr_zero(held);
-    const int s = hand.best_with(t, -1);
+    const int s = hand.best_with(t);
     d.after[static_cast<std::size_t>(t)] = static_cast<std::int8_t>(s);
     d.best = std::min(d.best, s);
   }

@@ -1,7 +1,8 @@
 // Encoder properties over real and random games: no leakage of hidden information, seat-rotation
 // invariance, the identity permutation changes nothing, suit permutations form a group that
 // maps legal actions onto legal actions, the batch buffer holds exactly what the encoder wrote,
-// and the bookkeeping agrees with the view's own rivers, melds and hand.
+// and the bookkeeping agrees with the view's own rivers, melds and hand (and its kept shanten with
+// the hand's own).
 
 #include <gtest/gtest.h>
 
@@ -20,6 +21,7 @@
 #include "hydra/game/agent.hpp"
 #include "hydra/game/rng.hpp"
 #include "hydra/game/runner.hpp"
+#include "hydra/game/shanten.hpp"
 #include "testdata.hpp"
 
 namespace hydra::encoder {
@@ -264,6 +266,12 @@ TEST(EncoderProperties, BookAgreesWithTheView) {
         }
         for (Pai p : v.dora_markers()) ++vis[ix(p.type().index())];
         ASSERT_EQ(b.visible(), vis) << game::describe(e);
+        // Channels 55-58 read a 3n+1 hand's shanten from the book instead of recomputing it.
+        int closed = 0;
+        for (std::uint8_t c : v.hand().closed) closed += c;
+        if (closed % 3 == 1) {
+          ASSERT_EQ(b.shanten13(), game::shanten_best(v.hand().closed)) << game::describe(e);
+        }
       }
     }
   }

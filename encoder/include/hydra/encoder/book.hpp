@@ -50,6 +50,9 @@ class Book {
   const game::TileCounts& visible() const { return visible_; }
   game::Pai drawn() const { return drawn_; }
   int shanten_before() const { return shanten_before_; }
+  // Best shanten of the own hand as last held with 3n+1 closed tiles: while the hand holds 3n+1
+  // tiles it is that hand's shanten_best (kept at every event that leaves 3n+1 tiles).
+  int shanten13() const { return shanten13_; }
 
  private:
   SeatBook& at(game::Seat s) { return seats_[static_cast<std::size_t>(s.index())]; }

@@ -3,8 +3,9 @@
 //
 // Determinism: the samples enter the shuffle buffer in epoch file order, file by file, whatever
 // the chunk size or thread count; the buffer's draws and the augmentation come from their own
-// seeded streams, consumed in output order. So the output depends on the seed, the files and
-// the buffer size only.
+// seeded streams, consumed in output order: the buffer is filled to capacity, then each output
+// draws a uniform slot, which takes the next sample of the stream. So the output depends on the
+// seed, the files and the buffer size only.
 //
 // Memory: the shuffle buffer plus at most three chunks of files_in_flight files (one being
 // decoded, one queued, one being drained into the buffer).
@@ -202,29 +203,37 @@ struct Dataset::Impl {
     return true;
   }
 
-  // Moves samples into the shuffle buffer until it is full or the stream has ended.
-  void fill() {
-    const std::size_t cap = ix(opt.shuffle_buffer);
-    while (buffer.size() < cap && !ended) {
-      if (!current) {
-        take_chunk();
-      }
+  // The next sample of the stream (a row of a decoded file), or nullptr at its end. The row
+  // stays valid until the next call; drained files give their memory back at once.
+  const SampleBatch* pull(std::size_t& row) {
+    while (!ended) {
+      if (!current) take_chunk();
       Chunk& c = *current;
-      while (cur_file < c.results.size() && buffer.size() < cap) {
+      while (cur_file < c.results.size()) {
         SampleBatch& s = c.results[cur_file].samples;
         if (cur_row < s.size()) {
-          buffer.append(s, cur_row++);
-        } else {
-          s = SampleBatch();  // drained: give its memory back now
-          ++cur_file;
-          cur_row = 0;
+          row = cur_row++;
+          return &s;
         }
+        s = SampleBatch();
+        ++cur_file;
+        cur_row = 0;
       }
-      if (cur_file == c.results.size()) {
-        if (c.ends_epoch) ++rep.epochs;
-        if (c.ends_stream) ended = true;
-        current.reset();
-      }
+      if (c.ends_epoch) ++rep.epochs;
+      if (c.ends_stream) ended = true;
+      current.reset();
+    }
+    return nullptr;
+  }
+
+  // Tops the shuffle buffer up to its capacity (or to the end of the stream).
+  void fill() {
+    const std::size_t cap = ix(opt.shuffle_buffer);
+    std::size_t row = 0;
+    while (buffer.size() < cap) {
+      const SampleBatch* s = pull(row);
+      if (!s) break;
+      buffer.append(*s, row);
     }
     rep.buffer_peak = std::max(rep.buffer_peak, static_cast<std::int64_t>(buffer.size()));
   }
@@ -310,13 +319,18 @@ std::size_t Dataset::next(SampleBatch& out, std::size_t n) {
   out.clear();
   // The producer starts with the first request, so listing the files costs no decoding.
   if (!m.ended && !m.producer.joinable()) m.producer = std::thread([&m] { m.produce_loop(); });
-  while (out.size() < n) {
-    m.fill();
-    if (m.buffer.size() == 0) break;
+  m.fill();
+  std::size_t row = 0;
+  while (out.size() < n && m.buffer.size() > 0) {
     const std::size_t j = m.shuffle_rng->below(static_cast<std::uint32_t>(m.buffer.size()));
     m.emit(j, out);
-    m.buffer.copy_row(m.buffer.size() - 1, j);
-    m.buffer.pop_back();
+    // The drawn slot takes the next sample; once the stream has ended the buffer drains.
+    if (const SampleBatch* s = m.pull(row)) {
+      m.buffer.assign_row(j, *s, row);
+    } else {
+      m.buffer.copy_row(m.buffer.size() - 1, j);
+      m.buffer.pop_back();
+    }
   }
   m.rep.samples += static_cast<std::int64_t>(out.size());
   return out.size();

@@ -258,6 +258,14 @@ class Extractor {
       o.active = false;
       return false;
     }
+    if (e.type == EventType::ryukyoku && e.reason == game::RyukyokuReason::sanchaho && respond &&
+        o.legal.has(Action(Action::kAgari))) {
+      // Three rons on one discard: the log shows the abortive draw, not the three hora.
+      ++stats_.actions;
+      label(o, Action::kAgari, DecisionType::agari);
+      o.active = false;
+      return false;
+    }
     const bool keeps = e.type == EventType::none || e.type == EventType::dora || e.type == EventType::reach_accepted ||
                        (e.type == EventType::hora && respond);
     if (keeps) return e.type == EventType::dora && !respond;
@@ -353,19 +361,22 @@ void SampleBatch::append(const SampleBatch& src, std::size_t i) {
 }
 
 void SampleBatch::copy_row(std::size_t i, std::size_t j) {
-  if (i == j) return;
-  auto copy = [i, j](auto& v, std::size_t width) {
-    std::copy_n(v.begin() + static_cast<std::ptrdiff_t>(i * width), width, v.begin() + static_cast<std::ptrdiff_t>(j * width));
+  if (i != j) assign_row(j, *this, i);
+}
+
+void SampleBatch::assign_row(std::size_t j, const SampleBatch& src, std::size_t i) {
+  auto copy = [i, j](const auto& from, auto& to, std::size_t width) {
+    std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(i * width), width, to.begin() + static_cast<std::ptrdiff_t>(j * width));
   };
-  copy(obs, ix(kObsSize));
-  copy(context, ix(kSampleContext));
-  copy(legal, ix(kSampleActions));
-  copy(action, 1);
-  copy(value, 1);
-  copy(grp, 1);
-  copy(tenpai, 3);
-  copy(danger, ix(kSampleDanger));
-  copy(type, 1);
+  copy(src.obs, obs, ix(kObsSize));
+  copy(src.context, context, ix(kSampleContext));
+  copy(src.legal, legal, ix(kSampleActions));
+  copy(src.action, action, 1);
+  copy(src.value, value, 1);
+  copy(src.grp, grp, 1);
+  copy(src.tenpai, tenpai, 3);
+  copy(src.danger, danger, ix(kSampleDanger));
+  copy(src.type, type, 1);
 }
 
 void SampleBatch::pop_back() {

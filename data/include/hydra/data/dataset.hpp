@@ -56,6 +56,8 @@ struct SampleBatch {
   void append(const SampleBatch& src, std::size_t i);
   // Row j becomes a copy of row i (both of this batch); pop_back drops the last row.
   void copy_row(std::size_t i, std::size_t j);
+  // Row j becomes a copy of row i of `src` (another batch).
+  void assign_row(std::size_t j, const SampleBatch& src, std::size_t i);
   void pop_back();
 };
 

@@ -8,7 +8,7 @@
 // seed, the files and the buffer size only.
 //
 // Memory: the shuffle buffer plus at most three chunks of files_in_flight files (one being
-// decoded, one queued, one being drained into the buffer).
+// decoded, one queued, one being drained into the buffer) and files_in_flight spare batches.
 
 #include <glob.h>
 
@@ -101,6 +101,9 @@ struct Dataset::Impl {
   std::optional<Chunk> ready;
   bool stop = false;
   std::exception_ptr failure;
+  // Drained sample batches handed back for reuse: their memory stays mapped, so decoding the
+  // next files neither page-faults nor reallocates (the chunk bound on memory is unchanged).
+  std::vector<SampleBatch> spare;
   std::thread producer;
 
   // Consumer state.
@@ -120,8 +123,7 @@ struct Dataset::Impl {
     epoch_samples = 0;
   }
 
-  FileResult decode(std::size_t f) const {
-    FileResult r;
+  void decode(std::size_t f, FileResult& r) const {
     const std::string name = files[f].string();
     try {
       const GameLog log = read_game(files[f], &r.gunzip, &r.parse);
@@ -130,10 +132,9 @@ struct Dataset::Impl {
       r.replay = st.seconds_replay;
       r.encode = st.seconds_encode;
     } catch (const std::exception& e) {
-      r.samples = SampleBatch();
+      r.samples.clear();
       r.bad = BadFile{name, e.what()};
     }
-    return r;
   }
 
   Chunk produce() {
@@ -143,7 +144,15 @@ struct Dataset::Impl {
       if (!bad_file[f]) c.files.push_back(f);
     }
     c.results.resize(c.files.size());
-    parallel_for(0, c.files.size(), [&](std::size_t k) { c.results[k] = decode(c.files[k]); });
+    {
+      std::lock_guard lock(mu);
+      for (FileResult& r : c.results) {
+        if (spare.empty()) break;
+        r.samples = std::move(spare.back());
+        spare.pop_back();
+      }
+    }
+    parallel_for(0, c.files.size(), [&](std::size_t k) { decode(c.files[k], c.results[k]); });
     for (std::size_t k = 0; k < c.files.size(); ++k) {
       if (c.results[k].bad) bad_file[c.files[k]] = true;
       epoch_samples += static_cast<std::int64_t>(c.results[k].samples.size());
@@ -214,6 +223,11 @@ struct Dataset::Impl {
         if (cur_row < s.size()) {
           row = cur_row++;
           return &s;
+        }
+        s.clear();
+        {
+          std::lock_guard lock(mu);
+          if (spare.size() < in_flight) spare.push_back(std::move(s));
         }
         s = SampleBatch();
         ++cur_file;

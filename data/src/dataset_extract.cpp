@@ -395,6 +395,20 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
   const std::size_t rows = out.size();
   const std::size_t stat_rows = st.sample_event.size();
   const ExtractStats counts{st.actions, st.forced, st.passes, st.kan_selects, st.seconds_replay, st.seconds_encode, {}, {}};
+  // About one sample per two events: reserving once spares the regrowth copies (untouched
+  // reserved pages cost no memory).
+  const std::size_t guess = rows + log.events.size() / 2 + 64;
+  if (out.action.capacity() < guess) {
+    out.obs.reserve(guess * ix(kObsSize));
+    out.context.reserve(guess * ix(kSampleContext));
+    out.legal.reserve(guess * ix(kSampleActions));
+    out.action.reserve(guess);
+    out.value.reserve(guess);
+    out.grp.reserve(guess);
+    out.tenpai.reserve(guess * 3);
+    out.danger.reserve(guess * ix(kSampleDanger));
+    out.type.reserve(guess);
+  }
   try {
     Extractor x(log, name, out, rules, st);
     x.run();

@@ -40,11 +40,13 @@ float* plane(float* obs, int channel) { return obs + channel * kTiles; }
 const std::array<float, 12 * kTiles> kZeros{};
 void zero(float* p, int planes = 1) { std::memcpy(p, kZeros.data(), sizeof(float) * kTiles * static_cast<std::size_t>(planes)); }
 void fill(float* p, float x) {
-  if (x == 0.0F) {
-    zero(p);
-    return;
-  }
+#if defined(__SSE2__)
+  const __m128 v = _mm_set1_ps(x);
+  for (int t = 0; t < 32; t += 4) _mm_storeu_ps(p + t, v);
+  _mm_storel_pi(reinterpret_cast<__m64*>(p + 32), v);
+#else
   for (int t = 0; t < kTiles; ++t) p[t] = x;
+#endif
 }
 
 // One byte of a tile mask as 8 floats: a binary plane is four 32-byte copies and two stores.
@@ -150,11 +152,22 @@ void for_bits(std::uint64_t m, F&& f) {
   for (; m != 0; m &= m - 1) f(std::countr_zero(m));
 }
 
-// Four planes: count >= 1, >= 2, >= 3, == 4 (the last is >= 4: no kind has five copies).
-void thermometer4(float* p, const TileCounts& c) {
+// Planes k = 0 .. levels - 1: count > k. Once a level is empty every higher one is too, and
+// zero planes are plain copies.
+void thermometer(float* p, const TileCounts& c, int levels) {
   const Lanes l(c.data());
-  for (int k = 0; k < 4; ++k) from_mask(p + k * kTiles, at_least(l, k + 1));
+  for (int k = 0; k < levels; ++k) {
+    const std::uint64_t m = at_least(l, k + 1);
+    if (m == 0) {
+      for (; k < levels; ++k) zero(p + k * kTiles);
+      return;
+    }
+    from_mask(p + k * kTiles, m);
+  }
 }
+
+// Four planes: count >= 1, >= 2, >= 3, == 4 (the last is >= 4: no kind has five copies).
+void thermometer4(float* p, const TileCounts& c) { thermometer(p, c, 4); }
 
 TileCounts meld_counts(const PlayerView& v, Seat s) {
   TileCounts c{};
@@ -247,8 +260,7 @@ void write_melds(const PlayerView& v, const Book& b, float* obs) {
 void write_dora(const PlayerView& v, float* obs) {
   TileCounts c{};
   for (game::Pai p : v.dora_markers()) ++c[ix(p.type().index())];
-  const Lanes l(c.data());
-  for (int k = 0; k < 5; ++k) from_mask(plane(obs, ch::kDora + k), at_least(l, k + 1));
+  thermometer(plane(obs, ch::kDora), c, 5);
 }
 
 // Whole planes, per player p in relative order:
@@ -274,19 +286,27 @@ void write_meta(const PlayerView& v, float* obs) {
 
 // Channel 77 for one opponent (definition below): matagi[t] = max of the weights of the suited
 // tedashi types within 2 of t in its suit, 0 for t in G. Branch-free form: the weights sit in a
-// per-suit row with two zero slots on each side, so the four neighbours of every number are four
-// shifted reads of the row; G is masked out afterwards.
+// per-suit row with two zero slots on each side, so the four neighbours of numbers n..n+3 are
+// four shifted 4-float reads of the row. Each suit writes 12 floats from its first type; the
+// 3 past its end are rewritten by the next suit (or are honours, zeroed last), then G is cleared.
 void write_matagi(float* matagi, const SeatBook& s, std::uint64_t g) {
   alignas(16) std::array<std::array<float, 16>, 3> w{};  // w[suit][2 + n]
   for_bits(s.tedashi & kSuited, [&](int x) { w[ix(x / 9)][ix(2 + x % 9)] = kDecay[ix(s.river - 1 - s.last_tedashi[ix(x)])]; });
-  alignas(16) std::array<float, 36> out{};  // 27-35 stay 0: honours (and two spare slots)
   for (std::size_t suit = 0; suit < 3; ++suit) {
     const float* r = w[suit].data();
-    float* o = out.data() + 9 * suit;
+    float* o = matagi + 9 * suit;
+#if defined(__SSE2__)
+    for (std::size_t n = 0; n < 12; n += 4) {
+      const __m128 near = _mm_max_ps(_mm_loadu_ps(r + n), _mm_loadu_ps(r + n + 1));
+      const __m128 far = _mm_max_ps(_mm_loadu_ps(r + n + 3), _mm_loadu_ps(r + n + 4));
+      _mm_storeu_ps(o + n, _mm_max_ps(near, far));
+    }
+#else
     for (std::size_t n = 0; n < 9; ++n) o[n] = std::max(std::max(r[n], r[n + 1]), std::max(r[n + 3], r[n + 4]));
+#endif
   }
-  for_bits(g & kSuited, [&](int t) { out[ix(t)] = 0.0F; });
-  std::memcpy(matagi, out.data(), sizeof(float) * kTiles);
+  std::fill_n(matagi + 27, kTiles - 27, 0.0F);
+  for_bits(g & kSuited, [&](int t) { matagi[t] = 0.0F; });
 }
 
 // The safety channels, per opponent o (1 shimocha, 2 toimen, 3 kamicha; plane base + o - 1).

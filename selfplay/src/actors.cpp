@@ -729,6 +729,12 @@ Rollout Actors::Impl::collect(std::int64_t min) {
     b.size = 0;
   }
 
+  // Every slot starts a game (both groups, so they overlap from the first batch); later
+  // refills stop once min_samples learner decisions are recorded.
+  if (min_samples > 0)
+    for (auto& games : groups)
+      for (auto& slot : games)
+        if (!slot) start_game(slot);
   step(0);
   submit(0);
   step(1);

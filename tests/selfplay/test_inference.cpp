@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -215,6 +216,44 @@ TEST(InferenceModel, LoadPolicyReadsACheckpointIntoTheSamePolicy) {
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".sha256");
   EXPECT_THROW(load_policy("/nonexistent/x.ckpt", torch::kCPU), Error);
+}
+
+// Sum of each (game, seat)'s rewards, by game.
+std::map<std::int64_t, std::array<double, 4>> reward_sums(const Rollout& r) {
+  std::map<std::int64_t, std::array<double, 4>> out;
+  for (std::size_t i = 0; i < r.size(); ++i) out[r.game[i]][r.seat[i]] += r.reward[i];
+  return out;
+}
+
+TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromScoreRewards) {
+  config::Config cfg = tiny_config();
+  cfg.rules.length = "tonpuusen";
+  model::GrpNet grp(cfg.model);
+  const auto file = std::filesystem::temp_directory_path() / ("hydra_grp_" + std::to_string(::getpid()) + ".ckpt");
+  model::CheckpointData data;
+  data.kind = "grp";
+  data.config = config::to_json(cfg);
+  model::save_checkpoint(file, data, *grp);
+  auto rewards = std::make_shared<GrpRewardModel>(file);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".sha256");
+
+  Actors plain(cfg, game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
+  Actors with_grp(cfg, game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
+  with_grp.set_reward_model(rewards);
+  const Rollout a = plain.collect(50);
+  const Rollout b = with_grp.collect(50);
+  ASSERT_EQ(a.action, b.action);  // same games: rewards never feed back into play
+  // Expected placement points sum to 3 + 1 - 1 - 3 = 0 over the seats at every step, so the
+  // GRP rewards of the four seats of one game cancel (every seat records in self-play).
+  for (const auto& [g, sums] : reward_sums(b)) EXPECT_NEAR(sums[0] + sums[1] + sums[2] + sums[3], 0.0, 1e-4) << g;
+  EXPECT_NE(a.reward, b.reward);
+  // Rewards sit only on episode ends.
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (!b.done[i]) {
+      EXPECT_EQ(b.reward[i], 0.0f);
+    }
+  EXPECT_THROW(GrpRewardModel("/nonexistent/grp.ckpt"), Error);
 }
 
 TEST(ScoreContext, TorchFreeCopyEqualsTheModels) {

@@ -108,9 +108,11 @@ class Actors {
   // Writes each game finished by later collects as DIR/game_<index>.json.gz (mjai); "" = off.
   void set_log_dir(const std::filesystem::path& dir);
 
-  // Plays whole games: starts games (global index counter) while fewer than `min_samples` learner
-  // decisions have been recorded in this collect, and finishes every started game before it
-  // returns. Episodes come out ordered by game index, then seat, then kyoku.
+  // Plays whole games: every slot starts a game (global index counter), a finished game's slot
+  // starts another while fewer than `min_samples` learner decisions have been recorded in this
+  // collect, and every started game finishes before it returns (nothing is in flight between
+  // collects). Episodes come out ordered by game index, then seat, then kyoku. After an
+  // exception the object is unusable (games stay half played): make a new one.
   Rollout collect(std::int64_t min_samples);
 
   ActorStats take_stats();  // since the last call

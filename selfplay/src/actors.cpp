@@ -644,8 +644,15 @@ void Actors::Impl::encode_group(int group) {
       // binary16 rounding before the forward pass: the learner sees exactly these values.
       std::uint16_t* half = w.stored >= 0 ? g.traj[s].obs.data() + static_cast<std::size_t>(w.stored) * kObs : nullptr;
       for (std::size_t k = 0; k < kObs; ++k) {
-        const std::uint16_t h = to_half(dst[k]);
-        dst[k] = from_half(h);
+        // Most planes are 0/1 and exact in binary16: skip the general conversion for them.
+        const float v = dst[k];
+        std::uint16_t h = 0;
+        if (v == 1.0f) {
+          h = 0x3C00U;
+        } else if (v != 0.0f || std::signbit(v)) {
+          h = to_half(v);
+          dst[k] = from_half(h);
+        }
         if (half) half[k] = h;
       }
       std::array<int, 4> rel{};

@@ -1,16 +1,24 @@
-// hydra bot --model bot:NAME [--seat N] [--seed S] [--rules NAME]
+// hydra bot --model bot:NAME|CHECKPOINT [--seat N] [--seed S] [--rules NAME] [--device D]
+//           [--sample [--temperature T]]
 // Plays one seat as an mjai bot over stdin/stdout (selfplay/mjai_bot.hpp): one reply line per
 // input line. A malformed or impossible line gets one error line on stderr and the bot goes on.
+// A checkpoint agent (selfplay/model_agent.hpp) reads every event of each line before the bot
+// asks it for a decision.
 
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/data/mjai.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
+#include "hydra/selfplay/model_agent.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -20,7 +28,26 @@ struct BotFlags {
   int seat = -1;
   std::uint64_t seed = 0;
   std::string rules = "tenhou";
+  std::string device = "auto";
+  selfplay::ModelAgentOptions agent;
 };
+
+// The events of one input line for an observing agent (MjaiBot parses the line again itself and
+// reports what is wrong with it); a line that does not parse feeds nothing.
+std::vector<game::Event> line_events(const std::string& line) {
+  std::vector<game::Event> events;
+  try {
+    nlohmann::json j = nlohmann::json::parse(line);
+    if (!j.is_array()) j = nlohmann::json::array({std::move(j)});
+    for (const nlohmann::json& item : j) {
+      if (!item.is_object()) return {};
+      events.push_back(data::parse_mjai_line(item.dump()).event);
+    }
+  } catch (const std::exception&) {
+    return {};
+  }
+  return events;
+}
 
 void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
@@ -28,9 +55,12 @@ void run_bot(const BotFlags& f) {
     if (f.seat > 3) throw Error("--seat must be 0-3");
     seat = game::Seat(f.seat);
   }
+  const game::TableRules& rules = game::table_rules(f.rules);
+  selfplay::ModelAgents agents(f.device, rules, f.agent);
+  std::unique_ptr<game::Agent> agent = agents.make(f.model);
+  auto* observer = dynamic_cast<selfplay::ObservingAgent*>(agent.get());
   // The agent's random stream is a KDF child of this key, so a game replays with the same seed.
-  selfplay::MjaiBot bot(selfplay::make_bot(f.model), game::table_rules(f.rules), seat,
-                        game::game_key(game::MasterSeed{f.seed}, 0));
+  selfplay::MjaiBot bot(std::move(agent), rules, seat, game::game_key(game::MasterSeed{f.seed}, 0));
   std::string line;
   long number = 0;
   while (std::getline(std::cin, line)) {
@@ -38,6 +68,14 @@ void run_bot(const BotFlags& f) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::string reply;
     try {
+      if (observer) {
+        // An event the agent's own view rejects is one the bot's view rejects too: the bot
+        // reports it below, and both stop reading the line there.
+        try {
+          for (const game::Event& e : line_events(line)) observer->observe(e);
+        } catch (const Error&) {
+        }
+      }
       reply = bot.react(line);
     } catch (const Error& e) {
       std::cerr << "hydra bot: line " << number << ": " << e.what() << std::endl;
@@ -56,10 +94,14 @@ void run_bot(const BotFlags& f) {
 void register_bot(CLI::App& app) {
   auto f = std::make_shared<BotFlags>();
   CLI::App* cmd = app.add_subcommand("bot", "play one seat as an mjai bot over stdin/stdout");
-  cmd->add_option("--model", f->model, "bot:greedy, bot:random or bot:tsumogiri")->required();
+  cmd->add_option("--model", f->model, "bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")->required();
   cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")");
   cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->capture_default_str();
   cmd->add_option("--rules", f->rules, "table rules preset")->capture_default_str();
+  cmd->add_option("--device", f->device, "device of a checkpoint agent: auto, cpu or cuda")->capture_default_str();
+  cmd->add_flag("--sample", f->agent.sample, "a checkpoint agent samples from its policy instead of taking the argmax");
+  cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
+      ->capture_default_str();
   cmd->callback([f] { run_bot(*f); });
 }
 

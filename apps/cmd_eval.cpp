@@ -1,20 +1,24 @@
 // hydra eval --challenger A --champion B --seeds N [--seed S] [--json] [--logs DIR]
 //            [--sequential [--batch K] [--margin M]] [--rules NAME] [--threads T]
+//            [--device D] [--sample [--temperature T]]
 // 1v3 duplicate evaluation (selfplay/arena.hpp): the report (table, or JSON with --json) goes to
 // stdout and depends only on the flags, so the same seed prints the same bytes; progress and
-// throughput go to stderr.
+// throughput go to stderr. An agent is a built-in bot (bot:...) or a checkpoint path
+// (selfplay/model_agent.hpp), greedy argmax unless --sample.
 
 #include <chrono>
 #include <iostream>
 #include <memory>
 
 #include <oneapi/tbb/global_control.h>
+#include <ATen/Parallel.h>
 
 #include "commands.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/eval_report.hpp"
+#include "hydra/selfplay/model_agent.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -26,6 +30,8 @@ struct EvalFlags {
   bool json = false;
   std::string logs;
   int threads = 0;
+  std::string device = "auto";
+  selfplay::ModelAgentOptions agent;
 };
 
 void run_eval(EvalFlags f) {
@@ -36,6 +42,11 @@ void run_eval(EvalFlags f) {
   if (f.threads > 0)
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
                                                           static_cast<std::size_t>(f.threads));
+  // Games run in parallel, each model decision is one small forward pass: torch's own intra-op
+  // threads would only compete with the game threads.
+  at::set_num_threads(1);
+  selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent);
+  f.eval.make_agent = agents.factory();
   const auto t0 = std::chrono::steady_clock::now();
   auto last = t0;
   f.eval.progress = [&](std::uint64_t done, std::uint64_t planned) {
@@ -58,7 +69,8 @@ void run_eval(EvalFlags f) {
 void register_eval(CLI::App& app) {
   auto f = std::make_shared<EvalFlags>();
   CLI::App* cmd = app.add_subcommand("eval", "1v3 duplicate evaluation of a challenger against a champion");
-  cmd->add_option("--challenger", f->eval.challenger, "the agent under test (bot:greedy, bot:random, bot:tsumogiri)")
+  cmd->add_option("--challenger", f->eval.challenger,
+                  "the agent under test: bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")
       ->required();
   cmd->add_option("--champion", f->eval.champion, "the agent in the other three seats")->required();
   cmd->add_option("--seeds", f->eval.seeds, "wall seeds; each is played 4 times")->capture_default_str();
@@ -73,6 +85,10 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--batch", f->eval.sequential.batch, "seeds per look of the sequential test")->capture_default_str();
   cmd->add_option("--margin", f->eval.sequential.margin,
                   "sequential test: also stop when the difference lies within +-margin ranks")
+      ->capture_default_str();
+  cmd->add_option("--device", f->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
+  cmd->add_flag("--sample", f->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");
+  cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
       ->capture_default_str();
   cmd->callback([f] { run_eval(*f); });
 }

@@ -1,9 +1,13 @@
-// hydra selfplay --agents A,B,C,D --games N --seed S --out DIR [--rules NAME] [--threads T]
-// Plays N games with the named agents (seat order), in parallel with oneTBB, and writes each as a
-// gzipped Mortal-dialect mjai log (DIR/logs/game_000000.json.gz ...) plus DIR/stats.json. Every game
-// depends only on the master seed and its index (seed.hpp), so the same seed writes byte-identical
-// logs whatever the thread count.
+// hydra selfplay --agents A,B,C,D | --model CKPT  --games N --seed S --out DIR [--rules NAME]
+//                [--threads T] [--device D] [--sample [--temperature T]]
+// Plays N games with the named agents (seat order; --model CKPT: the checkpoint in all four), in
+// parallel with oneTBB, and writes each as a gzipped Mortal-dialect mjai log
+// (DIR/logs/game_000000.json.gz ...) plus DIR/stats.json. An agent is a built-in bot (bot:random,
+// bot:tsumogiri, bot:greedy; "random" and "tsumogiri" also work) or a checkpoint file
+// (selfplay/model_agent.hpp). Every game depends only on the master seed and its index
+// (seed.hpp), so the same seed writes byte-identical logs whatever the thread count.
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -14,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <ATen/Parallel.h>
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/global_control.h>
 
@@ -25,6 +30,9 @@
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
+#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/model_agent.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -33,22 +41,31 @@ namespace fs = std::filesystem;
 
 struct SelfplayOptions {
   std::string agents = "random,random,random,random";
+  std::string model;
   long games = 1;
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::string out;
   std::string rules = "tenhou";
   int threads = 0;
+  std::string device = "auto";
+  selfplay::ModelAgentOptions agent;
 };
 
-std::vector<std::string> split_agents(const std::string& text) {
+// The four agent names; the short built-in names of the first version ("random", "tsumogiri")
+// read as their bot: names.
+std::vector<std::string> split_agents(const SelfplayOptions& o) {
+  if (!o.model.empty()) return std::vector<std::string>(game::kNumSeats, o.model);
   std::vector<std::string> out;
-  std::stringstream in(text);
+  std::stringstream in(o.agents);
   std::string item;
-  while (std::getline(in, item, ',')) out.push_back(item);
+  while (std::getline(in, item, ',')) {
+    const auto names = game::agent_names();
+    const bool short_name = std::find(names.begin(), names.end(), item) != names.end();
+    out.push_back(short_name ? std::string(selfplay::kBotPrefix) + item : item);
+  }
   if (out.size() != game::kNumSeats)
-    throw Error("--agents: expected 4 comma-separated agents, got '" + text + "'");
-  for (const std::string& a : out) (void)game::make_agent(a);  // names checked before any game runs
+    throw Error("--agents: expected 4 comma-separated agents, got '" + o.agents + "'");
   return out;
 }
 
@@ -61,9 +78,15 @@ struct GameSummary {
 };
 
 void run_selfplay(const SelfplayOptions& o) {
-  const auto names = split_agents(o.agents);
+  const auto names = split_agents(o);
   if (o.games < 1) throw Error("--games must be at least 1");
   const game::TableRules& rules = game::table_rules(o.rules);
+  // Games run in parallel with one small forward pass per model decision: torch's own intra-op
+  // threads would only compete with the game threads.
+  at::set_num_threads(1);
+  selfplay::ModelAgents factory(o.device, rules, o.agent);
+  for (const std::string& a : names) (void)factory.make(a);  // names checked, checkpoints loaded
+
   const game::MasterSeed master{o.seed_given ? o.seed : game::random_master_seed().value};
   if (!o.seed_given) log::info("selfplay: no --seed given, using {}", master.value);
   const fs::path out(o.out);
@@ -82,10 +105,10 @@ void run_selfplay(const SelfplayOptions& o) {
     std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
     std::array<game::Agent*, game::kNumSeats> seats{};
     for (int s = 0; s < game::kNumSeats; ++s) {
-      agents[static_cast<std::size_t>(s)] = game::make_agent(names[static_cast<std::size_t>(s)]);
+      agents[static_cast<std::size_t>(s)] = factory.make(names[static_cast<std::size_t>(s)]);
       seats[static_cast<std::size_t>(s)] = agents[static_cast<std::size_t>(s)].get();
     }
-    game::GameResult r = game::play_game(rules, game::game_key(master, static_cast<std::uint64_t>(g)), seats);
+    game::GameResult r = selfplay::play_observed(rules, game::game_key(master, static_cast<std::uint64_t>(g)), seats);
     GameSummary& sum = summaries[g];
     sum.final_scores = r.final_scores;
     sum.ranks = r.ranks;
@@ -155,13 +178,20 @@ void run_selfplay(const SelfplayOptions& o) {
 void register_selfplay(CLI::App& app) {
   auto opts = std::make_shared<SelfplayOptions>();
   CLI::App* cmd = app.add_subcommand("selfplay", "play games between agents and write gzipped mjai logs and stats");
-  cmd->add_option("--agents", opts->agents, "four agents in seat order (random, tsumogiri)")->capture_default_str();
+  cmd->add_option("--agents", opts->agents,
+                  "four agents in seat order: bot:random, bot:tsumogiri, bot:greedy or checkpoint files")
+      ->capture_default_str();
+  cmd->add_option("--model", opts->model, "a checkpoint file playing all four seats (instead of --agents)");
   cmd->add_option("--games", opts->games, "number of games")->capture_default_str();
   cmd->add_option("--seed", opts->seed, "master seed (random and logged when absent)")
       ->each([opts](const std::string&) { opts->seed_given = true; });
   cmd->add_option("--out,-o", opts->out, "output folder (created if missing)")->required();
   cmd->add_option("--rules", opts->rules, "table rules preset")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--device", opts->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
+  cmd->add_flag("--sample", opts->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");
+  cmd->add_option("--temperature", opts->agent.temperature, "sampling temperature (with --sample)")
+      ->capture_default_str();
   cmd->callback([opts] { run_selfplay(*opts); });
 }
 

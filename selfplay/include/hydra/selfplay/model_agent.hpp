@@ -1,0 +1,95 @@
+#pragma once
+
+// Checkpoint models as agents (spec sections 8 and 10): anywhere an agent is named - `hydra eval`,
+// `hydra bot`, `hydra selfplay` - a name without the "bot:" prefix is a hydra_net checkpoint.
+//
+// A ModelAgent keeps its own encoder::Observer (a view and an encoder) for its seat, fed with
+// every event through ObservingAgent::observe (arena.hpp), and at a decision evaluates the
+// policy on that observation, its score context and the decision's legal mask. It plays the
+// argmax of the masked policy (ties: the lowest action index) or, with `sample`, draws from it
+// (optionally tempered) with the KDF stream (game key, "exploration", seat), so a game replays
+// exactly either way. One decision per evaluate() call; agents of one checkpoint share its
+// policy, whose evaluate() is safe from several threads.
+//
+// This header is torch-free; the ModelAgents factory loads checkpoints (inference.hpp) in the
+// torch library.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hydra/encoder/encoder.hpp"
+#include "hydra/game/rng.hpp"
+#include "hydra/game/table_rules.hpp"
+#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/policy.hpp"
+
+namespace hydra::selfplay {
+
+struct ModelAgentOptions {
+  bool sample = false;       // false: greedy argmax
+  double temperature = 1.0;  // sampling only: probabilities ^ (1 / temperature), renormalised
+};
+
+class ModelAgent final : public ObservingAgent {
+ public:
+  ModelAgent(std::shared_ptr<BatchPolicy> policy, const game::TableRules& rules, std::string name,
+             ModelAgentOptions options = {});
+
+  std::string_view name() const override { return name_; }
+  void start_game(game::Seat seat, const game::GameKey& key) override;
+  void observe(const game::Event& e) override;
+  game::Action act(const game::PlayerView& view, const game::Decision& d) override;
+
+  // The inputs of the last decision (tests): observation, score context, legal mask.
+  const std::vector<float>& last_obs() const { return obs_; }
+  const std::vector<float>& last_context() const { return context_; }
+
+ private:
+  void apply(const game::Event& e);
+
+  std::shared_ptr<BatchPolicy> policy_;
+  const game::TableRules* rules_;
+  std::string name_;
+  ModelAgentOptions options_;
+  std::optional<game::Seat> seat_;
+  std::optional<encoder::Observer> observer_;
+  // The game's events so far: a host may send start_game before the agent learns its seat.
+  std::vector<game::Event> events_;
+  game::EventType prev_ = game::EventType::none;
+  game::Xoshiro256ss rng_{game::Digest{}};
+  std::vector<float> obs_, context_, probs_;
+  float value_ = 0;
+};
+
+// Picks from masked probabilities: the argmax (lowest index on ties) when `u` is empty, else the
+// action whose cumulative probability first exceeds u * total (u in [0, 1)).
+game::Action pick_action(const float* probs, const game::ActionMask& mask, std::optional<double> u);
+
+// Agents by name for eval, bot and selfplay: "bot:..." names are make_bot's; any other name is a
+// checkpoint path, loaded once on `device` ("cpu", "cuda", "auto") and shared by every agent made
+// from it. Thread-safe.
+class ModelAgents {
+ public:
+  ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options = {});
+  std::unique_ptr<game::Agent> make(const std::string& name);
+  // An AgentFactory (arena.hpp) calling make() on this object, which must outlive it.
+  AgentFactory factory();
+  bool any_model() const;  // whether make() has loaded a checkpoint
+
+ private:
+  std::shared_ptr<BatchPolicy> policy(const std::string& path);
+
+  std::string device_;
+  const game::TableRules* rules_;
+  ModelAgentOptions options_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<BatchPolicy>> loaded_;
+};
+
+}  // namespace hydra::selfplay

@@ -1,19 +1,12 @@
 #include <cstddef>
-#include <string>
+#include <vector>
 
-#include "hydra/common/error.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/loss.hpp"
 
 namespace hydra::ppo {
 namespace {
-
-void check_length(std::size_t got, std::size_t want, const char* field) {
-  if (got != want)
-    throw InvariantError("rollout field '" + std::string(field) + "' holds " + std::to_string(got) +
-                         " values, expected " + std::to_string(want));
-}
 
 template <class T>
 torch::Tensor wrap(const std::vector<T>& v, at::IntArrayRef shape, torch::ScalarType type) {
@@ -56,21 +49,8 @@ RolloutTensors RolloutTensors::select(const torch::Tensor& index) const {
 }
 
 RolloutTensors rollout_tensors(const selfplay::Rollout& rollout) {
+  rollout.check();  // lengths, whole episodes, every action legal
   const std::size_t n = rollout.size();
-  check_length(rollout.obs.size(), n * static_cast<std::size_t>(encoder::kObsSize), "obs");
-  check_length(rollout.context.size(), n * static_cast<std::size_t>(selfplay::kContext), "context");
-  check_length(rollout.legal.size(), n, "legal");
-  check_length(rollout.logp.size(), n, "logp");
-  check_length(rollout.value.size(), n, "value");
-  check_length(rollout.reward.size(), n, "reward");
-  check_length(rollout.done.size(), n, "done");
-  check_length(rollout.opp_waits.size(), n * static_cast<std::size_t>(selfplay::kOpponents), "opp_waits");
-  for (std::size_t i = 0; i < n; ++i) {
-    const int a = rollout.action[i];
-    if (a < 0 || a >= selfplay::kActions || ((rollout.legal[i] >> a) & 1U) == 0)
-      throw InvariantError("rollout decision " + std::to_string(i) + ": action " + std::to_string(a) +
-                           " is not legal");
-  }
   static_assert(selfplay::kActions == model::kActions && selfplay::kContext == model::kScoreContext &&
                 selfplay::kOpponents == model::kOpponents);
   const auto rows = static_cast<std::int64_t>(n);

@@ -15,6 +15,7 @@
 
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/losses.hpp"
+#include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/learner.hpp"
 
 namespace {
@@ -86,6 +87,29 @@ Rollout plain_rollout(Learner& learner, int n, std::uint64_t seed) {
   return make_rollout(
       learner.net(), n, 4, seed, [](int i) { return i % 5; },
       [](int i, int a) { return static_cast<float>((i % 3) - 1) + 0.25f * static_cast<float>(a); });
+}
+
+TEST(RolloutTensors, MatchTheRolloutFieldByField) {
+  const auto cfg = small_config();
+  Learner learner(cfg, torch::kCPU, MasterSeed{2});
+  const auto r = plain_rollout(learner, 12, 3);
+  const auto t = hydra::ppo::rollout_tensors(r);
+  // Observations: the selfplay binary16 decoder, element by element.
+  const auto obs = t.obs.reshape({-1});
+  for (std::size_t k = 0; k < r.obs.size(); k += 97)
+    EXPECT_EQ(obs[static_cast<std::int64_t>(k)].item<float>(), hydra::selfplay::from_half(r.obs[k])) << k;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const auto row = static_cast<std::int64_t>(i);
+    for (int a = 0; a < 46; ++a)
+      EXPECT_EQ(t.legal[row][a].item<bool>(), ((r.legal[i] >> a) & 1U) != 0) << i << " " << a;
+    EXPECT_EQ(t.action[row].item<std::int64_t>(), r.action[i]);
+    for (int o = 0; o < 3; ++o) {
+      const auto w = r.opp_waits[i * 3 + static_cast<std::size_t>(o)];
+      EXPECT_EQ(t.tenpai[row][o].item<float>(), w != 0 ? 1.0f : 0.0f);
+      for (int tile = 0; tile < 34; ++tile)
+        EXPECT_EQ(t.danger[row][o][tile].item<float>(), ((w >> tile) & 1U) != 0 ? 1.0f : 0.0f);
+    }
+  }
 }
 
 TEST(Learner, FirstEpochRatioIsExactlyOne) {

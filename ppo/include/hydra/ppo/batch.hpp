@@ -28,7 +28,7 @@ struct RolloutTensors {
   RolloutTensors select(const torch::Tensor& index) const;  // rows `index` (int64, same device)
 };
 
-// Checks the per-decision array lengths (throws hydra::InvariantError naming the field) and
+// Runs Rollout::check (lengths, whole episodes, legal actions; hydra::InvariantError) and
 // converts every field but advantage and returns, on the CPU.
 RolloutTensors rollout_tensors(const selfplay::Rollout& rollout);
 

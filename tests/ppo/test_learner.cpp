@@ -13,6 +13,7 @@
 
 #include <torch/torch.h>
 
+#include "hydra/common/error.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/ppo/batch.hpp"
@@ -274,6 +275,29 @@ TEST(Learner, SaveRestoreGivesAnIdenticalNextUpdate) {
 
   hydra::model::CheckpointData empty;
   EXPECT_ANY_THROW(b.restore_state(empty));
+}
+
+TEST(Learner, InitAndAnchorFromACheckpoint) {
+  auto cfg = small_config();
+  const fs::path file = fs::temp_directory_path() / ("hydra-ppo-bc-" + std::to_string(::getpid()) + ".ckpt");
+  Learner bc(cfg, torch::kCPU, MasterSeed{31});  // stands in for a pretrained BC model
+  hydra::model::CheckpointData data;
+  hydra::model::save_checkpoint(file, data, bc.net());
+  cfg.ppo.init = file.string();
+  cfg.ppo.anchor = file.string();
+  Learner learner(cfg, torch::kCPU, MasterSeed{32});
+  ASSERT_TRUE(learner.has_anchor());
+  const auto pa = bc.net().parameters(), pb = learner.net().parameters();
+  for (std::size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pb[i])) << i;
+  const auto s = learner.update(plain_rollout(learner, 64, 4));
+  EXPECT_DOUBLE_EQ(s.kl_anchor_coef, 0.05);
+  // The first minibatch starts at the anchor (KL 0); later ones have moved away from it.
+  EXPECT_GT(s.kl_anchor, 0.0);
+  EXPECT_LT(s.kl_anchor, 0.01);
+  cfg.ppo.init = (fs::temp_directory_path() / "hydra-ppo-no-such.ckpt").string();
+  EXPECT_THROW(Learner(cfg, torch::kCPU, MasterSeed{1}), hydra::Error);
+  fs::remove(file);
+  fs::remove(file.string() + ".sha256");
 }
 
 TEST(Learner, RejectsAnIllegalAction) {

@@ -294,29 +294,49 @@ void write_meta(const PlayerView& v, float* obs) {
 }
 
 // Channel 77 for one opponent (definition below): matagi[t] = max of the weights of the suited
-// tedashi types within 2 of t in its suit, 0 for t in G. Branch-free form: the weights sit in a
-// per-suit row with two zero slots on each side, so the four neighbours of numbers n..n+3 are
-// four shifted 4-float reads of the row. Each suit writes 12 floats from its first type; the
-// 3 past its end are rewritten by the next suit (or are honours, zeroed last), then G is cleared.
+// tedashi types within 2 of t in its suit, 0 for t in G. The weight falls with the age, so the max
+// is the weight of the latest of those tedashi: with SSE2 each suit's river indices (+1, 0 = none)
+// sit in one byte register, four byte shifts and maxes give every number's latest neighbour at
+// once (zeros shift in at the suit's ends), and only the nonzero types outside G look up a weight.
+// This keeps the row in registers: scalar stores read back as vectors stall store forwarding.
 void write_matagi(float* matagi, const SeatBook& s, std::uint64_t g) {
-  alignas(16) std::array<std::array<float, 16>, 3> w{};  // w[suit][2 + n]
-  for_bits(s.tedashi & kSuited, [&](int x) { w[ix(x / 9)][ix(2 + x % 9)] = kDecay[ix(s.river - 1 - s.last_tedashi[ix(x)])]; });
-  for (std::size_t suit = 0; suit < 3; ++suit) {
-    const float* r = w[suit].data();
-    float* o = matagi + 9 * suit;
+  fill(matagi, 0.0F);
 #if defined(__SSE2__)
-    for (std::size_t n = 0; n < 12; n += 4) {
-      const __m128 near = _mm_max_ps(_mm_loadu_ps(r + n), _mm_loadu_ps(r + n + 1));
-      const __m128 far = _mm_max_ps(_mm_loadu_ps(r + n + 3), _mm_loadu_ps(r + n + 4));
-      _mm_storeu_ps(o + n, _mm_max_ps(near, far));
-    }
-#else
-    for (std::size_t n = 0; n < 9; ++n) o[n] = std::max(std::max(r[n], r[n + 1]), std::max(r[n + 3], r[n + 4]));
-#endif
+  const __m128i keep = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0);
+  for (int suit = 0; suit < 3; ++suit) {
+    // last_tedashi is -1 exactly for the types never discarded from the hand.
+    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.last_tedashi.data() + 9 * suit));
+    const __m128i v = _mm_and_si128(_mm_add_epi8(raw, _mm_set1_epi8(1)), keep);
+    const __m128i near = _mm_max_epu8(_mm_srli_si128(v, 1), _mm_slli_si128(v, 1));
+    const __m128i latest = _mm_max_epu8(near, _mm_max_epu8(_mm_srli_si128(v, 2), _mm_slli_si128(v, 2)));
+    alignas(16) std::array<std::uint8_t, 16> m;
+    _mm_store_si128(reinterpret_cast<__m128i*>(m.data()), latest);
+    const auto none = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(latest, _mm_setzero_si128())));
+    const std::uint64_t open = ~(none | (g >> (9 * suit))) & 0x1FFU;
+    for_bits(open, [&](int n) { matagi[9 * suit + n] = kDecay[ix(s.river - m[ix(n)])]; });
   }
-  std::fill_n(matagi + 27, kTiles - 27, 0.0F);
-  for_bits(g & kSuited, [&](int t) { matagi[t] = 0.0F; });
+#else
+  for_bits(s.tedashi & kSuited, [&](int x) {
+    const float w = kDecay[ix(s.river - 1 - s.last_tedashi[ix(x)])];
+    const int n = x % 9;
+    for (int d = -2; d <= 2; ++d) {
+      const int t = x + d;
+      if (d == 0 || n + d < 0 || n + d > 8 || ((g >> t) & 1U)) continue;
+      matagi[t] = std::max(matagi[t], w);
+    }
+  });
+#endif
 }
+
+// Channel 82's estimate for an opponent not in riichi with k < 4 open melds and d discards
+// (definition below), for every (k, min(d, 18)): the same float expression, looked up.
+const std::array<std::array<float, 19>, 4> kTenpaiPrior = [] {
+  std::array<std::array<float, 19>, 4> v{};
+  for (std::size_t k = 0; k < 4; ++k)
+    for (std::size_t d = 0; d <= 18; ++d)
+      v[k][d] = std::min(1.0F, (0.25F + 0.25F * static_cast<float>(k)) * static_cast<float>(d) / 18.0F);
+  return v;
+}();
 
 // The safety channels, per opponent o (1 shimocha, 2 toimen, 3 kamicha; plane base + o - 1).
 // G(o) = the types o cannot ron on: every type in o's river (discard furiten) plus every type
@@ -361,10 +381,7 @@ void write_safety(const Book& b, float* obs, unsigned seats) {
     from_mask(plane(obs, ch::kHalfSuji + i), half);
     // Matagi: spread each suited tedashi's recency weight to its neighbours within 2 in its suit.
     write_matagi(plane(obs, ch::kMatagi + i), s, g);
-    float tenpai = 1.0F;
-    if (!s.riichi && s.open_melds < 4)
-      tenpai = std::min(1.0F, (0.25F + 0.25F * static_cast<float>(s.open_melds)) *
-                                  static_cast<float>(std::min<int>(s.river, 18)) / 18.0F);
+    const float tenpai = !s.riichi && s.open_melds < 4 ? kTenpaiPrior[s.open_melds][ix(std::min<int>(s.river, 18))] : 1.0F;
     fill(plane(obs, ch::kTenpai + i), tenpai);
   }
   // Kabe / one-chance: a side is blocked when its neighbour (n+1 up, n-1 down) is fully (4) or

@@ -441,9 +441,10 @@ void Actors::Impl::advance(Game& g) {
 
 // Samples each waiting decision's action from the batch result and acts.
 void Actors::Impl::apply_results(Game& g, const Batch& b) {
-  const double inv_t = 1.0 / cfg.selfplay.temperature;
   for (const Waiting& w : g.waiting) {
     const std::size_t s = at(w.seat);
+    // selfplay.temperature shapes the learner's own seats; snapshots opposing it play at T = 1.
+    const double inv_t = g.seats[s].learner ? 1.0 / cfg.selfplay.temperature : 1.0;
     const auto slot = static_cast<std::size_t>(w.slot);
     const float* probs = b.probs.data() + slot * kActions;
     const std::uint64_t legal = b.legal[slot];

@@ -314,6 +314,29 @@ TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {
   EXPECT_FALSE(same_bytes(plain.rollout.legal, perm.rollout.legal));
 }
 
+TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheUntemperedPolicy) {
+  config::Config cfg = small_config(4, "kyoku");
+  cfg.selfplay.temperature = 0.01;
+  auto policy = std::make_shared<LinearTestPolicy>(1, 1);
+  Actors actors(cfg, game::MasterSeed{13}, policy, nullptr);
+  const Rollout r = actors.collect(100);
+  std::vector<float> obs(r.obs.size());
+  from_half(r.obs.data(), obs.data(), obs.size());
+  std::vector<float> probs(r.size() * kActions), value(r.size());
+  LinearTestPolicy fresh(1, 1);
+  fresh.evaluate(PolicyBatch{obs.data(), r.context.data(), r.legal.data(), static_cast<int>(r.size())},
+                 PolicyOutput{probs.data(), value.data()});
+  std::size_t argmax = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const float* p = probs.data() + i * kActions;
+    argmax += std::max_element(p, p + kActions) - p == r.action[i];
+    EXPECT_FLOAT_EQ(r.logp[i], std::log(p[r.action[i]]));
+    EXPECT_FLOAT_EQ(r.value[i], value[i]);
+  }
+  // p^100 renormalised: only near-ties (ratio above ~0.95) can pick another action.
+  EXPECT_GE(static_cast<double>(argmax), 0.95 * static_cast<double>(r.size()));
+}
+
 TEST(Actors, StateRestoresTheGameCounter) {
   const config::Config cfg = small_config(4, "kyoku");
   Actors a(cfg, game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);

@@ -30,9 +30,8 @@ namespace fs = std::filesystem;
 
 using Losses = std::map<std::int64_t, std::vector<std::pair<std::string, double>>>;
 
-// Empties a run directory one file at a time (remove_all is unsafe next to LibTorch's exports).
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("hydra_trainer_" + std::to_string(::getpid()) + "_" + name);
+// Removes a directory tree one file at a time (remove_all is unsafe next to LibTorch's exports).
+void remove_tree(const fs::path& dir) {
   std::error_code ec;
   if (fs::exists(dir)) {
     std::vector<fs::path> files, dirs;
@@ -42,8 +41,23 @@ fs::path fresh_dir(const std::string& name) {
     for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) fs::remove(*it, ec);
     fs::remove(dir, ec);
   }
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("hydra_trainer_" + std::to_string(::getpid()) + "_" + name);
+  remove_tree(dir);
   return dir;
 }
+
+// Run directories of this process, removed when the test program ends.
+class TempDirs : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    for (const char* name : {"det_a", "det_b", "det_c", "whole", "split", "stop", "refuse"})
+      remove_tree(fs::temp_directory_path() / ("hydra_trainer_" + std::to_string(::getpid()) + "_" + name));
+  }
+};
+[[maybe_unused]] const auto* const kTempDirs = ::testing::AddGlobalTestEnvironment(new TempDirs);
 
 config::Config tiny(std::int64_t max_updates, const std::vector<std::string>& more = {}) {
   std::vector<std::string> sets = {

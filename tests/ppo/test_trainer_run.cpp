@@ -28,6 +28,14 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
+class TempDirs : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    for (const char* name : {"new", "occupied", "empty", "resume", "refuse"}) fresh_dir(name);
+  }
+};
+[[maybe_unused]] const auto* const kTempDirs = ::testing::AddGlobalTestEnvironment(new TempDirs);
+
 nlohmann::json read_json(const fs::path& file) {
   std::ifstream in(file);
   std::stringstream s;

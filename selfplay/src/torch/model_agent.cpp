@@ -89,31 +89,41 @@ void ModelAgent::apply(const game::Event& e) {
   prev_ = e.type;
 }
 
-game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision& d) {
+void ModelAgent::prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
+                         std::uint64_t* legal) {
   if (!observer_)
     throw InvariantError("model agent '" + name_ + "' asked to act before start_game or any event");
   const game::PlayerView& own = observer_->view();
   HYDRA_CHECK(own.seat() == view.seat(), "model agent: the decision is for another seat");
   const encoder::Obs& o = observer_->encode();
-  std::copy(o.v.begin(), o.v.end(), obs_.begin());
+  std::copy(o.v.begin(), o.v.end(), obs);
   std::array<int, 4> rel{};
   const auto me = static_cast<std::size_t>(own.seat().index());
   for (std::size_t i = 0; i < 4; ++i) rel[i] = own.scores()[(me + i) % 4];
   const auto ctx = score_context(rel, (own.bakaze().index() - 27) * 4 + own.kyoku() - 1, own.honba());
-  std::copy(ctx.begin(), ctx.end(), context_.begin());
+  std::copy(ctx.begin(), ctx.end(), context);
+  *legal = d.mask.bits();
+}
 
-  const std::uint64_t legal = d.mask.bits();
+game::Action ModelAgent::finish(const game::Decision& d, const float* probs) {
+  if (!options_.sample) return pick_action(probs, d.mask, std::nullopt);
+  if (options_.temperature == 1.0) return pick_action(probs, d.mask, rng_.uniform01());
+  for (int a = 0; a < kActions; ++a)
+    probs_[static_cast<std::size_t>(a)] =
+        static_cast<float>(std::pow(static_cast<double>(probs[a]), 1.0 / options_.temperature));
+  return pick_action(probs_.data(), d.mask, rng_.uniform01());
+}
+
+game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision& d) {
+  std::uint64_t legal = 0;
+  prepare(view, d, obs_.data(), context_.data(), &legal);
   PolicyBatch in;
   in.obs = obs_.data();
   in.context = context_.data();
   in.legal = &legal;
   in.n = 1;
   policy_->evaluate(in, PolicyOutput{probs_.data(), &value_});
-
-  if (!options_.sample) return pick_action(probs_.data(), d.mask, std::nullopt);
-  if (options_.temperature != 1.0)
-    for (float& p : probs_) p = static_cast<float>(std::pow(static_cast<double>(p), 1.0 / options_.temperature));
-  return pick_action(probs_.data(), d.mask, rng_.uniform01());
+  return finish(d, probs_.data());
 }
 
 }  // namespace hydra::selfplay

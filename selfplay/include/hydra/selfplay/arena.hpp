@@ -5,7 +5,10 @@
 // uses the game key game_key(master, i) in all four games, so the four games share their walls
 // (wall keys depend on the game key, kyoku and honba only) and luck of the deal cancels out.
 // Games run in parallel (hydra::parallel_for); each game depends only on its seed and seat
-// assignment, so the results do not depend on the thread count.
+// assignment, so the results do not depend on the thread count. When an agent is a BatchedAgent
+// (a checkpoint), up to kLockstepGames games run in lock step instead: each pass steps every game
+// to its next model decisions, evaluates them as one batch per policy, and answers them; games
+// start in seed order as others finish, so every batch's rows are fixed by the seed too.
 //
 // Sequential test (optional): seeds are played in batches of `batch`; after each batch the
 // paired challenger-minus-champion difference of average rank is tested with a Bonferroni
@@ -30,6 +33,7 @@
 #include "hydra/game/seed.hpp"
 #include "hydra/game/table_rules.hpp"
 #include "hydra/selfplay/eval_stats.hpp"
+#include "hydra/selfplay/policy.hpp"
 
 namespace hydra::selfplay {
 
@@ -43,6 +47,19 @@ class ObservingAgent : public game::Agent {
   virtual void observe(const game::Event& e) = 0;
 };
 
+// An observing agent whose decisions a driver may evaluate in batches across games: prepare()
+// writes the decision's inputs into batch slots, the driver evaluates policy() on many rows at
+// once, finish() turns the row's masked probabilities into the action. act() does the three for
+// one decision.
+class BatchedAgent : public ObservingAgent {
+ public:
+  virtual BatchPolicy* policy() const = 0;
+  // obs: encoder::kObsSize floats, context: 16 floats, legal: the decision's mask bits.
+  virtual void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
+                       std::uint64_t* legal) = 0;
+  virtual game::Action finish(const game::Decision& d, const float* probs) = 0;
+};
+
 // Makes the agent for a name; several agents of one name may share state (a loaded checkpoint),
 // and agents are created and used from several threads at once.
 using AgentFactory = std::function<std::unique_ptr<game::Agent>(const std::string& name)>;
@@ -51,6 +68,8 @@ using AgentFactory = std::function<std::unique_ptr<game::Agent>(const std::strin
 // an ObservingAgent, each time before that agent acts again.
 game::GameResult play_observed(const game::TableRules& rules, const game::GameKey& key,
                                const std::array<game::Agent*, game::kNumSeats>& agents);
+
+inline constexpr std::size_t kLockstepGames = 256;
 
 struct SequentialOptions {
   bool enabled = false;

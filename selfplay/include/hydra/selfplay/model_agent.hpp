@@ -8,7 +8,8 @@
 // policy on that observation, its score context and the decision's legal mask. It plays the
 // argmax of the masked policy (ties: the lowest action index) or, with `sample`, draws from it
 // (optionally tempered) with the KDF stream (game key, "exploration", seat), so a game replays
-// exactly either way. One decision per evaluate() call; agents of one checkpoint share its
+// exactly either way. act() evaluates one decision; `hydra eval` batches the decisions of many
+// games through prepare()/finish() (BatchedAgent, arena.hpp). Agents of one checkpoint share its
 // policy, whose evaluate() is safe from several threads.
 //
 // This header is torch-free; the ModelAgents factory loads checkpoints (inference.hpp) in the
@@ -36,7 +37,7 @@ struct ModelAgentOptions {
   double temperature = 1.0;  // sampling only: probabilities ^ (1 / temperature), renormalised
 };
 
-class ModelAgent final : public ObservingAgent {
+class ModelAgent final : public BatchedAgent {
  public:
   ModelAgent(std::shared_ptr<BatchPolicy> policy, const game::TableRules& rules, std::string name,
              ModelAgentOptions options = {});
@@ -45,10 +46,13 @@ class ModelAgent final : public ObservingAgent {
   void start_game(game::Seat seat, const game::GameKey& key) override;
   void observe(const game::Event& e) override;
   game::Action act(const game::PlayerView& view, const game::Decision& d) override;
+  BatchPolicy* policy() const override { return policy_.get(); }
+  void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
+               std::uint64_t* legal) override;
+  game::Action finish(const game::Decision& d, const float* probs) override;
 
-  // The inputs of the last decision (tests): observation, score context, legal mask.
+  // The observation of the last decision act() evaluated (tests).
   const std::vector<float>& last_obs() const { return obs_; }
-  const std::vector<float>& last_context() const { return context_; }
 
  private:
   void apply(const game::Event& e);

@@ -1,15 +1,104 @@
-// `hydra pretrain`: being implemented (docs/ARCHITECTURE.md); the subcommand exists so the
-// command list is stable while the library lands.
+// hydra pretrain --config FILE [--data DIR...] [--max-steps N] [--run-dir DIR] [--resume]
+//                [--max-minutes M] [--seed S] [--device D] [--set k=v]...
+//   behaviour cloning from logs (docs/PRETRAIN.md); flags are overrides applied after --set.
+//   Ctrl-C (or SIGTERM) saves a checkpoint after the current step and exits 0.
+// hydra pretrain --eval-only --model CKPT --data DIR... [--json] [--max-samples N]
+//   the validation metrics of a checkpoint (and the greedy bot's agreement) on any logs.
+
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/pretrain/run.hpp"
 
 namespace hydra::apps {
+namespace {
+
+struct PretrainFlags {
+  std::string config;
+  std::vector<std::string> data;
+  std::vector<std::string> sets;
+  std::optional<std::int64_t> max_steps;
+  std::optional<double> max_minutes;
+  std::optional<std::uint64_t> seed;
+  std::string device;
+  std::string run_dir;
+  bool resume = false;
+  bool eval_only = false;
+  std::string model;
+  bool json = false;
+  std::int64_t max_samples = 0;
+  int batch = 256;
+  bool no_greedy = false;
+};
+
+void print_summary(const char* what, const pretrain::RunSummary& s, bool json) {
+  if (json) {
+    std::cout << s.report.dump(2) << "\n";
+    return;
+  }
+  std::cout << what << ": step " << s.steps << (s.stopped ? " (stopped)" : "") << ", checkpoint "
+            << s.checkpoint.string() << "\n";
+  if (s.stopped) std::cout << what << ": continue with the same flags and --resume\n";
+}
+
+void run(const PretrainFlags& f) {
+  if (f.eval_only) {
+    if (f.model.empty()) throw Error("pretrain --eval-only needs --model CKPT");
+    if (f.data.empty()) throw Error("pretrain --eval-only needs --data DIR");
+    pretrain::EvalOptions o;
+    o.model = f.model;
+    o.data = f.data;
+    o.max_samples = f.max_samples;
+    o.batch = f.batch;
+    o.device = f.device.empty() ? "auto" : f.device;
+    o.greedy = !f.no_greedy;
+    const auto report = pretrain::eval_pretrain(o);
+    if (f.json) std::cout << report.dump(2) << "\n";
+    return;
+  }
+  std::optional<std::filesystem::path> file;
+  if (!f.config.empty()) file = f.config;
+  std::vector<std::string> sets = f.sets;
+  if (f.max_steps) sets.push_back("train.max_updates=" + std::to_string(*f.max_steps));
+  if (f.max_minutes) sets.push_back("train.max_minutes=" + std::to_string(*f.max_minutes));
+  if (f.seed) sets.push_back("run.seed=" + std::to_string(*f.seed));
+  if (!f.device.empty()) sets.push_back("run.device=" + f.device);
+  config::Config cfg = config::load(file, sets);
+  if (!f.data.empty()) cfg.pretrain.data = f.data;
+  if (!f.run_dir.empty()) cfg.run.dir = f.run_dir;
+  pretrain::RunOptions o;
+  o.resume = f.resume;
+  print_summary("pretrain", pretrain::run_pretrain(cfg, o), f.json);
+}
+
+}  // namespace
 
 void register_pretrain(CLI::App& app) {
-  auto* cmd = app.add_subcommand("pretrain", "Behaviour cloning from mjai / Tenhou logs");
-  cmd->allow_extras();
-  cmd->callback([] { throw Error("hydra pretrain is not available in this build yet"); });
+  auto* cmd = app.add_subcommand("pretrain", "Behaviour cloning from mjai / Tenhou logs (docs/PRETRAIN.md)");
+  auto f = std::make_shared<PretrainFlags>();
+  cmd->add_option("--config,-c", f->config, "JSON config file (configs/pretrain.json)");
+  cmd->add_option("--data", f->data, "log folders, files or globs (replace pretrain.data)");
+  cmd->add_option("--set", f->sets, "override a config key: --set pretrain.batch=64 (repeatable)");
+  cmd->add_option("--max-steps", f->max_steps, "optimizer steps (replaces train.max_updates)");
+  cmd->add_option("--max-minutes", f->max_minutes, "wall-clock limit (replaces train.max_minutes)");
+  cmd->add_option("--seed", f->seed, "master seed (replaces run.seed)");
+  cmd->add_option("--device", f->device, "auto, cpu or cuda (replaces run.device)");
+  cmd->add_option("--run-dir", f->run_dir, "run directory (replaces run.dir)");
+  cmd->add_flag("--resume", f->resume, "continue from the newest good checkpoint in the run directory");
+  cmd->add_flag("--eval-only", f->eval_only, "only evaluate --model on --data (no training, no split)");
+  cmd->add_option("--model", f->model, "checkpoint to evaluate (--eval-only)");
+  cmd->add_flag("--json", f->json, "print the report as JSON on stdout");
+  cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)");
+  cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->capture_default_str();
+  cmd->add_flag("--no-greedy", f->no_greedy, "--eval-only: skip the greedy bot's agreement");
+  cmd->callback([f] { run(*f); });
 }
 
 }  // namespace hydra::apps

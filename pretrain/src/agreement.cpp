@@ -17,8 +17,7 @@ using game::Seat;
 // The tie-break stream of the greedy bot: fixed, so the agreement of a corpus is one number.
 constexpr game::MasterSeed kGreedySeed{20260601};
 
-DecisionAccuracy replay_game(const data::GameLog& log, std::uint64_t index) {
-  const game::TableRules& rules = game::table_rules("tenhou");
+DecisionAccuracy replay_game(const data::GameLog& log, std::uint64_t index, const game::TableRules& rules) {
   std::array<game::PlayerView, game::kNumSeats> views = {game::PlayerView(Seat(0), rules), game::PlayerView(Seat(1), rules),
                                                          game::PlayerView(Seat(2), rules), game::PlayerView(Seat(3), rules)};
   std::array<selfplay::GreedyAgent, game::kNumSeats> bots;
@@ -44,7 +43,8 @@ DecisionAccuracy replay_game(const data::GameLog& log, std::uint64_t index) {
 
 }  // namespace
 
-Agreement greedy_agreement(const std::vector<std::filesystem::path>& files) {
+Agreement greedy_agreement(const std::vector<std::filesystem::path>& files, std::string_view rules) {
+  const game::TableRules& table = game::table_rules(rules);
   struct Slot {
     DecisionAccuracy acc;
     std::string error;
@@ -52,7 +52,7 @@ Agreement greedy_agreement(const std::vector<std::filesystem::path>& files) {
   std::vector<Slot> slots(files.size());
   hydra::parallel_for(0, files.size(), [&](std::size_t i) {
     try {
-      slots[i].acc = replay_game(data::read_log(files[i]), i);
+      slots[i].acc = replay_game(data::read_log(files[i]), i, table);
     } catch (const Error& e) {
       slots[i].error = e.what();
     }

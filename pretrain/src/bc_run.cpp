@@ -34,6 +34,7 @@ data::DatasetOptions dataset_options(const config::Config& cfg, game::MasterSeed
   o.augment = validation ? false : cfg.pretrain.augment;
   o.shuffle_buffer = cfg.pretrain.shuffle_buffer;
   o.repeat = !validation;
+  o.rules = cfg.rules.preset;
   return o;
 }
 
@@ -117,7 +118,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   if (has_val && !resumed) {
     std::vector<fs::path> files = probe->files();
     if (files.size() > kGreedyFiles) files.resize(kGreedyFiles);
-    const Agreement g = greedy_agreement(files);
+    const Agreement g = greedy_agreement(files, cfg.rules.preset);
     greedy = g.accuracy.accuracy(data::DecisionType::discard);
     greedy_bad = g.bad;
     log::info("pretrain: greedy bot agrees with {:.4f} of {} held-out human discards ({} games)", greedy,
@@ -145,6 +146,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
 
   RunSummary summary;
   std::vector<data::BadFile> val_bad;
+  std::int64_t validated_at = -1;
   const auto save = [&](bool is_best) {
     model::CheckpointData d;
     d.kind = "hydra_net";
@@ -166,6 +168,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     const Validation v = validate(*learner.net(), val, cfg.model, device, cfg.pretrain.val_max_samples, cfg.pretrain.batch);
     // Every validation reads the same held-out files: keep the bad ones of the latest.
     val_bad = val.report().bad;
+    validated_at = learner.steps();
     if (v.samples == 0) {
       log::warn("pretrain: the validation split gave no samples (every held-out file bad?)");
       return false;
@@ -223,6 +226,11 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
       save(best);
       last_saved = step;
     }
+  }
+  // A run stopped early still ends with a validation of what it saved.
+  if (summary.stopped && learner.steps() > start_step && validated_at != learner.steps() && run_validation()) {
+    save(true);
+    last_saved = learner.steps();
   }
   if (learner.steps() != last_saved) save(false);
 

@@ -7,6 +7,8 @@
 #include "hydra/common/log.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
+#include "hydra/data/replay.hpp"
+#include "hydra/game/table_rules.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -61,7 +63,9 @@ bool is_validation_file(std::string_view name, double fraction, game::MasterSeed
   return static_cast<double>(v) * 0x1.0p-64 < fraction;
 }
 
-GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed) {
+GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed,
+                          std::string_view rules) {
+  const game::TableRules& table = game::table_rules(rules);
   std::vector<fs::path> files;
   std::vector<std::string> names;  // what the split hashes
   for (const std::string& in : inputs) {
@@ -80,7 +84,13 @@ GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fra
   std::vector<Slot> slots(files.size());
   hydra::parallel_for(0, files.size(), [&](std::size_t i) {
     try {
-      slots[i].game = extract_grp_game(data::read_log(files[i]), files[i].string());
+      const data::GameLog log = data::read_log(files[i]);
+      const data::ReplayReport check = data::check_game(log, table, files[i].string());
+      if (check.status != data::ReplayStatus::pass) {
+        slots[i].error = check.message;
+        return;
+      }
+      slots[i].game = extract_grp_game(log, files[i].string());
     } catch (const Error& e) {
       slots[i].error = e.what();
     }

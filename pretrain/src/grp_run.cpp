@@ -142,7 +142,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   }
   detail::open_run_dir(cfg, "grp.log", options.resume);
 
-  const GrpCorpus corpus = load_grp_corpus(cfg.pretrain.data, cfg.pretrain.val_fraction, seed);
+  const GrpCorpus corpus = load_grp_corpus(cfg.pretrain.data, cfg.pretrain.val_fraction, seed, cfg.rules.preset);
   detail::log_bad_files("grp", corpus.bad);
   if (corpus.train.empty()) throw Error("grp: no training game could be read (files: " + std::to_string(corpus.files) + ")");
   std::int64_t train_prefixes = 0;
@@ -219,6 +219,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   const std::int64_t start_step = step;
   const auto t0 = std::chrono::steady_clock::now();
   std::int64_t last_saved = options.resume ? step : -1;
+  std::int64_t validated_at = -1;
   if (!options.resume) validate();  // the untrained baseline
   net->train();
   while (step < total) {
@@ -248,11 +249,17 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
       writer.write(step, {{"loss", l}, {"grad_norm", grad_norm}, {"lr", lr}});
       log::info("grp: {} loss {:.4f} lr {:.2e}", progress.line(step - start_step), l, lr);
     }
-    const bool is_best = (step % cfg.pretrain.val_every == 0 || step == total) && validate();
+    const bool validate_now = step % cfg.pretrain.val_every == 0 || step == total;
+    if (validate_now) validated_at = step;
+    const bool is_best = validate_now && validate();
     if (is_best || step % cfg.train.checkpoint_every == 0 || step == total) {
       save(is_best);
       last_saved = step;
     }
+  }
+  if (summary.stopped && step > start_step && validated_at != step && validate()) {
+    save(true);
+    last_saved = step;
   }
   if (step != last_saved) save(false);
   summary.steps = step;

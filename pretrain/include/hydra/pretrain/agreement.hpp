@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include "hydra/data/dataset.hpp"
@@ -21,7 +22,8 @@ struct Agreement {
 };
 
 // Discard decisions with a single legal action (the tsumogiri of a riichi hand) are forced, not
-// chosen, and are left out, as the dataset leaves them out. Files are replayed in parallel.
-Agreement greedy_agreement(const std::vector<std::filesystem::path>& files);
+// chosen, and are left out, as the dataset leaves them out. Files are replayed in parallel under
+// the rules preset `rules`.
+Agreement greedy_agreement(const std::vector<std::filesystem::path>& files, std::string_view rules = "tenhou");
 
 }  // namespace hydra::pretrain

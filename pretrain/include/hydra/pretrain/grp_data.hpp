@@ -44,8 +44,11 @@ struct GrpCorpus {
   std::int64_t duplicates = 0;     // games seen before under another file name (same kyoku starts and result)
 };
 
-// Reads every log under `inputs` (folders searched recursively, or files) in parallel, skips and reports bad
-// files, drops duplicate games (the same game converted from two formats) and splits by file.
-GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed);
+// Reads every log under `inputs` (folders searched recursively, or files) in parallel and
+// replay-checks it under the rules preset `rules` (data::check_game: an illegal event or a wrong
+// payment makes a file bad, as it would for behaviour cloning); skips and reports bad files, drops
+// duplicate games (the same game converted from two formats) and splits by file.
+GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed,
+                          std::string_view rules = "tenhou");
 
 }  // namespace hydra::pretrain

@@ -2,7 +2,8 @@
 # pretrain_run.sh HYDRA: a short behaviour-cloning run on four real games end to end - per-type
 # validation with the discard baseline in report.json and metrics.jsonl, latest/best checkpoints,
 # --resume continuing the step count, --eval-only on a log with the greedy bot's agreement, a
-# run directory that refuses to be overwritten, and a GRP run whose checkpoint is of kind grp.
+# run directory that refuses to be overwritten, a GRP run whose checkpoint is of kind grp, and
+# one `hydra train` update started from the BC checkpoint (ppo.init) with the GRP rewards.
 # Skips (exit 77) without HYDRA_TESTDATA.
 set -u
 hydra=$1
@@ -49,4 +50,12 @@ printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "grp exit code $rc"
 printf '%s\n' "$out" | grep -Eq "cross-entropy [0-9.]+ \(uniform 3.1781" || fail "grp reported no cross-entropy against log(24)"
 "$hydra" export "$dir/grp/checkpoints" --out "$dir/grp.pt" | grep -q "exported grp step 4" || fail "the GRP checkpoint is not of kind grp"
-echo "pretrain_run.sh: train, resume, eval-only and grp runs as expected"
+bc="$dir/run/checkpoints/$(cat "$dir/run/checkpoints/latest")"
+grp="$dir/grp/checkpoints/$(cat "$dir/grp/checkpoints/latest")"
+out=$("$hydra" train --run-dir "$dir/train" --max-updates 1 --device cpu --seed 3 --set model.blocks=1 --set model.channels=32 \
+  --set ppo.init="$bc" --set selfplay.grp="$grp" --set selfplay.games=2 --set ppo.rollout_samples=32 --set ppo.minibatch=32 \
+  --set train.tensorboard=false 2>&1); rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || fail "hydra train from the BC checkpoint: exit code $rc"
+printf '%s\n' "$out" | grep -q "initial weights from .*step-000000000006.ckpt" || fail "hydra train did not start from the BC checkpoint"
+echo "pretrain_run.sh: train, resume, eval-only, grp and a PPO start from both checkpoints as expected"

@@ -15,7 +15,9 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/data/dataset.hpp"
+#include "hydra/encoder/context.hpp"
 #include "hydra/encoder/encoder.hpp"
+#include "hydra/game/kyoku.hpp"
 
 namespace hydra::data {
 namespace {
@@ -133,12 +135,12 @@ class Extractor {
         obs_{encoder::Observer(Seat(0), rules), encoder::Observer(Seat(1), rules), encoder::Observer(Seat(2), rules),
              encoder::Observer(Seat(3), rules)},
         base_(out.size()) {
-    const std::array<int, 4> ranks = final_ranks(final_scores(log));
+    const std::array<int, 4> ranks = game::ranks(final_scores(log));
     for (int s = 0; s < game::kNumSeats; ++s) {
       value_[ix(s)] = static_cast<float>(rules.uma_train[ix(ranks[ix(s)])]);
       std::array<int, 4> rel{};
       for (int k = 0; k < 4; ++k) rel[ix(k)] = ranks[ix((s + k) % 4)];
-      grp_[ix(s)] = rank_permutation_index(rel);
+      grp_[ix(s)] = game::rank_permutation_index(rel);
     }
   }
 
@@ -194,9 +196,7 @@ class Extractor {
     const std::size_t row = out_.size();
     out_.obs.resize(out_.obs.size() + ix(kObsSize));
     const game::PlayerView& v = obs_[ix(s)].view();
-    std::array<int, 4> rel{};
-    for (int k = 0; k < 4; ++k) rel[ix(k)] = v.scores()[ix((s + k) % 4)];
-    const auto ctx = score_context(rel, (v.bakaze().index() - 27) * 4 + v.kyoku() - 1, v.honba());
+    const auto ctx = encoder::score_context(v);
     out_.context.insert(out_.context.end(), ctx.begin(), ctx.end());
     for (int a = 0; a < kSampleActions; ++a) out_.legal.push_back(mask.test(Action(a)) ? 1 : 0);
     out_.action.push_back(Action::kPass);
@@ -423,47 +423,6 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
     st.kan_selects = counts.kan_selects;
     throw;
   }
-}
-
-std::array<float, kSampleContext> score_context(const std::array<int, 4>& scores, int round, int honba) {
-  constexpr double kScale = 100000.0;
-  std::array<float, kSampleContext> ctx{};
-  for (std::size_t i = 0; i < 4; ++i) ctx[i] = static_cast<float>(scores[i] / kScale);
-  std::size_t k = 4;
-  for (std::size_t i = 0; i < 4; ++i)
-    for (std::size_t j = i + 1; j < 4; ++j) ctx[k++] = static_cast<float>((scores[i] - scores[j]) / kScale);
-  for (std::size_t i = 0; i < 4; ++i) {
-    int need = 0;
-    for (std::size_t j = 0; j < 4; ++j)
-      if (scores[j] > scores[i] && (need == 0 || scores[j] - scores[i] < need)) need = scores[j] - scores[i];
-    ctx[10 + i] = static_cast<float>(need / kScale);
-  }
-  ctx[14] = std::min(1.0F, static_cast<float>(round) / 8.0F);
-  ctx[15] = static_cast<float>(honba) / 10.0F;
-  return ctx;
-}
-
-std::array<int, 4> final_ranks(const game::Scores& scores) {
-  std::array<int, 4> ranks{};
-  for (std::size_t s = 0; s < 4; ++s) {
-    int r = 0;
-    for (std::size_t o = 0; o < 4; ++o)
-      if (scores[o] > scores[s] || (scores[o] == scores[s] && o < s)) ++r;
-    ranks[s] = r;
-  }
-  return ranks;
-}
-
-int rank_permutation_index(const std::array<int, 4>& ranks) {
-  // Lehmer code: the rank of the tuple among the permutations in lexicographic order.
-  constexpr std::array<int, 4> kFact{6, 2, 1, 1};
-  int index = 0;
-  for (std::size_t i = 0; i < 4; ++i) {
-    int smaller = 0;
-    for (std::size_t j = i + 1; j < 4; ++j) smaller += ranks[j] < ranks[i] ? 1 : 0;
-    index += smaller * kFact[i];
-  }
-  return index;
 }
 
 }  // namespace hydra::data

@@ -145,6 +145,21 @@ std::array<int, kNumSeats> ranks(const Scores& scores) {
   return r;
 }
 
+int rank_permutation_index(const std::array<int, kNumSeats>& r) {
+  // Lehmer code: per position, how many later entries are smaller, in the factorial base.
+  constexpr std::array<int, kNumSeats> kFactorial{6, 2, 1, 1};
+  int seen = 0;
+  int index = 0;
+  for (int i = 0; i < kNumSeats; ++i) {
+    HYDRA_CHECK(r[ix(i)] >= 0 && r[ix(i)] < kNumSeats && !(seen >> r[ix(i)] & 1), "ranks are not a permutation of 0..3");
+    seen |= 1 << r[ix(i)];
+    int smaller = 0;
+    for (int j = i + 1; j < kNumSeats; ++j) smaller += r[ix(j)] < r[ix(i)] ? 1 : 0;
+    index += smaller * kFactorial[ix(i)];
+  }
+  return index;
+}
+
 std::optional<GameProgress> next_kyoku(const GameProgress& before, const KyokuOutcome& outcome,
                                        const Scores& scores_after, int kyotaku_after, const TableRules& rules) {
   GameProgress next = before;

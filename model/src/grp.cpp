@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "hydra/common/error.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/model/network.hpp"
 
 namespace hydra::model {
@@ -31,21 +32,9 @@ const Ranks& rank_permutation(int index) {
   return permutations()[static_cast<std::size_t>(index)];
 }
 
-int permutation_index(const Ranks& ranks) {
-  const auto& perms = permutations();
-  const auto it = std::find(perms.begin(), perms.end(), ranks);
-  HYDRA_CHECK(it != perms.end(), "ranks are not a permutation of 0..3");
-  return static_cast<int>(it - perms.begin());
-}
+int permutation_index(const Ranks& ranks) { return game::rank_permutation_index(ranks); }
 
-Ranks final_ranks(const std::array<int, 4>& scores) {
-  std::array<int, 4> order{0, 1, 2, 3};
-  // Stable sort by descending score keeps equal scores in seat order from the first dealer.
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return scores[a] > scores[b]; });
-  Ranks ranks{};
-  for (int r = 0; r < 4; ++r) ranks[order[r]] = r;
-  return ranks;
-}
+Ranks final_ranks(const std::array<int, 4>& scores) { return game::ranks(scores); }
 
 std::array<float, kGrpFeatures> grp_features(const KyokuState& s) {
   return {static_cast<float>(s.round), static_cast<float>(s.honba), static_cast<float>(s.riichi_sticks),

@@ -7,6 +7,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/encoder/context.hpp"
 
 namespace hydra::model {
 namespace {
@@ -169,21 +170,7 @@ std::int64_t count_parameters(const torch::nn::Module& net) {
 }
 
 std::array<float, kScoreContext> score_context(const std::array<int, 4>& scores, int round, int honba) {
-  constexpr double kScale = 100000.0;
-  std::array<float, kScoreContext> ctx{};
-  for (int i = 0; i < 4; ++i) ctx[i] = static_cast<float>(scores[i] / kScale);
-  int k = 4;
-  for (int i = 0; i < 4; ++i)
-    for (int j = i + 1; j < 4; ++j) ctx[k++] = static_cast<float>((scores[i] - scores[j]) / kScale);
-  for (int i = 0; i < 4; ++i) {
-    int need = 0;  // distance to the next higher distinct score
-    for (int j = 0; j < 4; ++j)
-      if (scores[j] > scores[i] && (need == 0 || scores[j] - scores[i] < need)) need = scores[j] - scores[i];
-    ctx[10 + i] = static_cast<float>(need / kScale);
-  }
-  ctx[14] = std::min(1.0f, static_cast<float>(round) / 8.0f);
-  ctx[15] = static_cast<float>(honba) / 10.0f;
-  return ctx;
+  return encoder::score_context(scores, round, honba);
 }
 
 }  // namespace hydra::model

@@ -27,6 +27,7 @@
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/encoder/augment.hpp"
+#include "hydra/encoder/context.hpp"
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/rng.hpp"
@@ -656,9 +657,7 @@ void Actors::Impl::encode_group(int group) {
         }
         if (half) half[k] = h;
       }
-      std::array<int, 4> rel{};
-      for (std::size_t i = 0; i < 4; ++i) rel[i] = view.scores()[(s + i) % kSeats];
-      const auto ctx = score_context(rel, (view.bakaze().index() - 27) * 4 + view.kyoku() - 1, view.honba());
+      const auto ctx = encoder::score_context(view);
       std::copy(ctx.begin(), ctx.end(), b.context.data() + slot * kContext);
       b.legal[slot] = g.perm[s](w.mask).bits();
       if (w.stored >= 0) {

@@ -14,26 +14,6 @@
 
 namespace hydra::selfplay {
 
-std::array<float, 16> score_context(const std::array<int, 4>& scores, int round, int honba) {
-  // Same arithmetic (double, then one rounding to float) as model::score_context, so the
-  // actors feed the network exactly what the learner's model code would compute.
-  constexpr double kScale = 100000.0;
-  std::array<float, 16> ctx{};
-  for (std::size_t i = 0; i < 4; ++i) ctx[i] = static_cast<float>(scores[i] / kScale);
-  std::size_t k = 4;
-  for (std::size_t i = 0; i < 4; ++i)
-    for (std::size_t j = i + 1; j < 4; ++j) ctx[k++] = static_cast<float>((scores[i] - scores[j]) / kScale);
-  for (std::size_t i = 0; i < 4; ++i) {
-    int need = 0;
-    for (std::size_t j = 0; j < 4; ++j)
-      if (scores[j] > scores[i] && (need == 0 || scores[j] - scores[i] < need)) need = scores[j] - scores[i];
-    ctx[10 + i] = static_cast<float>(need / kScale);
-  }
-  ctx[14] = std::min(1.0f, static_cast<float>(round) / 8.0f);
-  ctx[15] = static_cast<float>(honba) / 10.0f;
-  return ctx;
-}
-
 void masked_softmax(const float* logits, std::uint64_t legal, float* probs) {
   HYDRA_CHECK(legal != 0, "masked_softmax: no legal action");
   float max = -INFINITY;

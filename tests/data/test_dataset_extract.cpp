@@ -242,38 +242,6 @@ TEST(DatasetExtract, IllegalEventThrowsNamingTheEventAndLeavesTheBatch) {
   EXPECT_EQ(b.obs.size(), good * ix(encoder::kObsSize));
 }
 
-TEST(DatasetExtract, ScoreContextHandComputed) {
-  const auto c = score_context({25000, 31000, 12000, 32000}, 5, 2);
-  const std::array<float, 16> want{0.25F, 0.31F, 0.12F, 0.32F,                    // scores
-                                   -0.06F, 0.13F, -0.07F, 0.19F, -0.01F, -0.20F,  // gaps
-                                   0.06F, 0.01F, 0.13F, 0.0F,                     // to the next higher score
-                                   0.625F, 0.2F};
-  for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(c[i], want[i], 1e-6) << i;
-  // Ties: the next higher distinct score; West rounds clip to 1.
-  const auto t = score_context({30000, 30000, 20000, 20000}, 9, 0);
-  EXPECT_NEAR(t[10], 0.0F, 1e-7);
-  EXPECT_NEAR(t[11], 0.0F, 1e-7);
-  EXPECT_NEAR(t[12], 0.1F, 1e-7);
-  EXPECT_NEAR(t[13], 0.1F, 1e-7);
-  EXPECT_EQ(t[14], 1.0F);
-  EXPECT_EQ(t[15], 0.0F);
-}
-
-TEST(DatasetExtract, RanksAndPermutationIndex) {
-  EXPECT_EQ(final_ranks({30000, 30000, 20000, 20000}), (std::array<int, 4>{0, 1, 2, 3}));
-  EXPECT_EQ(final_ranks({20000, 30000, 30000, 20000}), (std::array<int, 4>{2, 0, 1, 3}));
-  EXPECT_EQ(final_ranks({-1000, 41000, 10000, 50000}), (std::array<int, 4>{3, 1, 2, 0}));
-  EXPECT_EQ(rank_permutation_index({0, 1, 2, 3}), 0);
-  EXPECT_EQ(rank_permutation_index({0, 1, 3, 2}), 1);
-  EXPECT_EQ(rank_permutation_index({1, 0, 2, 3}), 6);
-  EXPECT_EQ(rank_permutation_index({3, 2, 1, 0}), 23);
-  for (int p = 0; p < 24; ++p) {
-    std::array<int, 4> r{0, 1, 2, 3};
-    for (int k = 0; k < p; ++k) std::next_permutation(r.begin(), r.end());
-    EXPECT_EQ(rank_permutation_index(r), p);
-  }
-}
-
 TEST(DatasetExtract, DecisionTypes) {
   EXPECT_EQ(decision_type(0), DecisionType::discard);
   EXPECT_EQ(decision_type(36), DecisionType::discard);

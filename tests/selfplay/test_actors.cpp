@@ -100,18 +100,6 @@ TEST(Half, KnownValuesAndRoundingToNearestEven) {
   EXPECT_EQ(from_half(to_half(0.1f)), 0.0999755859375f);
 }
 
-TEST(ScoreContext, HandComputedValues) {
-  const auto c = score_context({25000, 35000, 15000, 25000}, 5, 2);
-  EXPECT_FLOAT_EQ(c[0], 0.25f);
-  EXPECT_FLOAT_EQ(c[4], -0.1f);   // s0 - s1
-  EXPECT_FLOAT_EQ(c[5], 0.1f);    // s0 - s2
-  EXPECT_FLOAT_EQ(c[10], 0.1f);   // seat 0 needs 10,000 to reach 35,000
-  EXPECT_FLOAT_EQ(c[11], 0.0f);   // top
-  EXPECT_FLOAT_EQ(c[12], 0.1f);   // 15,000 -> 25,000
-  EXPECT_FLOAT_EQ(c[14], 5.0f / 8.0f);
-  EXPECT_FLOAT_EQ(c[15], 0.2f);
-}
-
 struct FinalInfo {
   std::array<int, 4> scores{};
   std::array<std::string, 4> names;

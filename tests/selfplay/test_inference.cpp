@@ -256,14 +256,6 @@ TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromSco
   EXPECT_THROW(GrpRewardModel("/nonexistent/grp.ckpt"), Error);
 }
 
-TEST(ScoreContext, TorchFreeCopyEqualsTheModels) {
-  const std::vector<std::array<int, 4>> cases = {
-      {25000, 25000, 25000, 25000}, {48000, 12000, 30100, 9900}, {-1200, 60000, 30000, 11200}, {31000, 31000, 8000, 30000}};
-  for (const auto& s : cases)
-    for (int round : {0, 3, 7, 9})
-      for (int honba : {0, 2}) EXPECT_EQ(score_context(s, round, honba), model::score_context(s, round, honba));
-}
-
 TEST(ResolveDevice, NamesAndErrors) {
   EXPECT_TRUE(resolve_device("cpu").is_cpu());
   EXPECT_THROW(resolve_device("tpu"), Error);

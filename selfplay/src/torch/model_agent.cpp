@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "hydra/common/error.hpp"
+#include "hydra/encoder/context.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/selfplay/rollout.hpp"
 
@@ -97,10 +98,7 @@ void ModelAgent::prepare(const game::PlayerView& view, const game::Decision& d, 
   HYDRA_CHECK(own.seat() == view.seat(), "model agent: the decision is for another seat");
   const encoder::Obs& o = observer_->encode();
   std::copy(o.v.begin(), o.v.end(), obs);
-  std::array<int, 4> rel{};
-  const auto me = static_cast<std::size_t>(own.seat().index());
-  for (std::size_t i = 0; i < 4; ++i) rel[i] = own.scores()[(me + i) % 4];
-  const auto ctx = score_context(rel, (own.bakaze().index() - 27) * 4 + own.kyoku() - 1, own.honba());
+  const auto ctx = encoder::score_context(own);
   std::copy(ctx.begin(), ctx.end(), context);
   *legal = d.mask.bits();
 }

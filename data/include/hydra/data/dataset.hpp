@@ -42,7 +42,7 @@ DecisionType decision_type(int action);
 // A batch of n samples, structure of arrays, row i = sample i.
 struct SampleBatch {
   std::vector<float> obs;               // n * kObsSize (85 x 34, fp32)
-  std::vector<float> context;           // n * 16 score context (score_context below)
+  std::vector<float> context;           // n * 16 score context (encoder/context.hpp)
   std::vector<std::uint8_t> legal;      // n * 46, 1 = legal
   std::vector<std::int64_t> action;     // the logged action (46-space)
   std::vector<float> value;             // final placement points of the acting seat (3, 1, -1, -3)
@@ -131,16 +131,5 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
 // Reads one log file in any format read_log() takes, timing mjai gunzip and parsing apart.
 GameLog read_game(const std::filesystem::path& path, double* seconds_gunzip, double* seconds_parse);
 
-// The 16-value score context of spec section 6, the same values as model::score_context (torch
-// library; documented in model/network.hpp): `scores` in relative seat order (self, shimocha,
-// toimen, kamicha), points; [0,4) score / 100k, [4,10) gaps s_i - s_j / 100k for (0,1) (0,2)
-// (0,3) (1,2) (1,3) (2,3), [10,14) points to the next higher distinct score / 100k (0 for the
-// top), 14 round / 8 clipped to 1, 15 honba / 10.
-std::array<float, kSampleContext> score_context(const std::array<int, 4>& scores, int round, int honba);
-// Final ranks (0 = first) of the absolute seats; ties go to the seat nearer the first dealer
-// (seat 0), as model::final_ranks.
-std::array<int, 4> final_ranks(const game::Scores& scores);
-// The index of a rank tuple in lexicographic order of the 24 permutations (model/grp.hpp).
-int rank_permutation_index(const std::array<int, 4>& ranks);
 
 }  // namespace hydra::data

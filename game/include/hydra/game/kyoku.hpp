@@ -65,6 +65,10 @@ std::optional<GameProgress> next_kyoku(const GameProgress& before, const KyokuOu
 
 // Final ranks (0 = top) with ties broken by seat order (the first dealer first).
 std::array<int, kNumSeats> ranks(const Scores& scores);
+// The index of a rank tuple (rank of seat 0, ..., rank of seat 3) among the 24 permutations of
+// 0..3 in lexicographic order: (0,1,2,3) = 0, (0,1,3,2) = 1, ..., (3,2,1,0) = 23 (the GRP's
+// 24-way target). Throws InvariantError unless `r` is a permutation of 0..3.
+int rank_permutation_index(const std::array<int, kNumSeats>& r);
 // Final scores: leftover riichi sticks to the top player where the rules say so.
 Scores final_scores(const Scores& scores, int kyotaku, const TableRules& rules);
 // Placement points: (score - target) / 1000 + uma[rank] + oka for the top, with the given uma.

@@ -116,7 +116,8 @@ TORCH_MODULE(HydraNet);
 std::vector<std::pair<std::string, std::int64_t>> component_parameters(const torch::nn::Module& net);
 std::int64_t count_parameters(const torch::nn::Module& net);
 
-// The 16-value score context of spec section 6, from one player's view. `scores` are in
+// The 16-value score context of spec section 6, from one player's view (encoder/context.hpp
+// holds the one definition; this is the model's name for it). `scores` are in
 // relative seat order (self, shimocha, toimen, kamicha), in points:
 //   [0,4)   score / 100,000
 //   [4,10)  gaps s_i - s_j / 100,000 for (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)

@@ -38,11 +38,6 @@ class BatchPolicy {
   virtual std::int64_t version() const = 0;
 };
 
-// The 16-value score context of spec section 6 (the same numbers as model::score_context, which
-// lives in the torch library): `scores` in relative seat order (self, shimocha, toimen,
-// kamicha), in points.
-std::array<float, 16> score_context(const std::array<int, 4>& scores, int round, int honba);
-
 // A deterministic torch-free policy for tests and the TSan build: logits = W obs + b with fixed
 // pseudo-random weights drawn from `seed` (game/rng.hpp, one KDF stream), a masked softmax over
 // the legal actions, value = tanh(v . obs). Each row depends on its own inputs only, so results

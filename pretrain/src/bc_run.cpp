@@ -259,12 +259,21 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   config::Config run_cfg;
   run_cfg.run.device = o.device;
   const torch::Device device = detail::pick_device(run_cfg);
+  // A run's checkpoint directory stands for the checkpoint its `best` (else `latest`) names.
+  fs::path file = o.model;
+  if (fs::is_directory(file)) {
+    const model::CheckpointDir dir(file, 0);
+    auto named = dir.pointer("best");
+    if (!named) named = dir.pointer("latest");
+    if (!named) throw Error(file.string() + ": a directory without a 'best' or 'latest' checkpoint pointer");
+    file = *named;
+  }
   // The architecture comes from the checkpoint's own config.
-  model::CheckpointData peek = model::load_checkpoint(o.model, nullptr, nullptr, {.restore_rng = false});
-  if (peek.kind != "hydra_net") throw Error(o.model.string() + ": not a policy checkpoint (kind " + peek.kind + ")");
-  const config::Config cfg = config::parse(peek.config.dump(), "config stored in " + o.model.string());
+  model::CheckpointData peek = model::load_checkpoint(file, nullptr, nullptr, {.restore_rng = false});
+  if (peek.kind != "hydra_net") throw Error(file.string() + ": not a policy checkpoint (kind " + peek.kind + ")");
+  const config::Config cfg = config::parse(peek.config.dump(), "config stored in " + file.string());
   model::HydraNet net(cfg.model);
-  model::load_checkpoint(o.model, net.get(), nullptr, {.restore_rng = false});
+  model::load_checkpoint(file, net.get(), nullptr, {.restore_rng = false});
   net->to(device);
 
   data::DatasetOptions d;
@@ -278,7 +287,7 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   const std::int64_t cap = o.max_samples > 0 ? o.max_samples : std::numeric_limits<std::int64_t>::max();
   const Validation v = validate(*net, ds, cfg.model, device, cap, o.batch);
   double greedy = std::numeric_limits<double>::quiet_NaN();
-  nlohmann::ordered_json out = {{"model", o.model.string()}, {"step", peek.step}, {"files", ds.files().size()}};
+  nlohmann::ordered_json out = {{"model", file.string()}, {"step", peek.step}, {"files", ds.files().size()}};
   out["validation"] = v.to_json();
   std::vector<data::BadFile> bad = ds.report().bad;
   if (o.greedy) {

@@ -38,7 +38,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options);
 RunSummary run_grp(config::Config cfg, const RunOptions& options);
 
 struct EvalOptions {
-  std::filesystem::path model;  // a kind "hydra_net" checkpoint, or a checkpoint directory
+  std::filesystem::path model;  // a kind "hydra_net" checkpoint, or a run's checkpoint directory (its best, else latest)
   std::vector<std::string> data;
   std::int64_t max_samples = 0;  // 0 = every sample
   int batch = 256;

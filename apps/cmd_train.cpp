@@ -41,6 +41,7 @@ void run_train(const TrainFlags& f) {
   if (f.seed) sets.push_back("run.seed=" + std::to_string(*f.seed));
   if (!f.device.empty()) sets.push_back("run.device=" + f.device);
   config::Config cfg = config::load(file, sets);
+  apply_config_log_level(cfg.run.log_level);
 
   StopSignal stop;
   ppo::TrainOptions opt;

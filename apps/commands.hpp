@@ -1,11 +1,17 @@
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace hydra::apps {
 
 // Each adds one subcommand to the hydra app. The callbacks throw hydra::Error for user errors;
 // main() turns them into one line on stderr and exit code 1.
+// Applies a run config's run.log_level unless the global --log-level flag was given (the flag
+// wins, as the more specific request).
+void apply_config_log_level(const std::string& level);
+
 void register_info(CLI::App& app);
 void register_config(CLI::App& app);
 void register_replay(CLI::App& app);

@@ -10,6 +10,14 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 
+namespace {
+bool g_log_level_flag = false;  // --log-level given on the command line
+}  // namespace
+
+void hydra::apps::apply_config_log_level(const std::string& level) {
+  if (!g_log_level_flag) hydra::log::set_level(level);
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"hydra: Riichi Mahjong engine, encoder, self-play and PPO trainer in one binary", "hydra"};
   app.set_version_flag("--version", std::string("hydra ") + hydra::build::version() + " (" +
@@ -17,7 +25,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string log_level = "info";
   std::string log_file;
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")->capture_default_str();
+  auto* log_level_option =
+      app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off (default: the run config's run.log_level, else info)")
+          ->capture_default_str();
   app.add_option("--log-file", log_file, "also append the log to this file (runs add one in their run directory)");
 
   hydra::apps::register_info(app);
@@ -36,6 +46,7 @@ int main(int argc, char** argv) {
 
   try {
     app.parse_complete_callback([&] {
+      g_log_level_flag = log_level_option->count() > 0;
       hydra::log::set_level(log_level);
       if (!log_file.empty()) hydra::log::add_file(log_file);
     });

@@ -27,12 +27,6 @@
 namespace hydra::selfplay {
 namespace {
 
-class SingleThreaded : public ::testing::Environment {
- public:
-  void SetUp() override { at::set_num_threads(1); }
-};
-[[maybe_unused]] const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new SingleThreaded);
-
 config::Config tiny_config() {
   config::Config c;
   c.model.blocks = 2;

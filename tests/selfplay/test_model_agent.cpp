@@ -34,12 +34,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class SingleThreaded : public ::testing::Environment {
- public:
-  void SetUp() override { at::set_num_threads(1); }
-};
-[[maybe_unused]] const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new SingleThreaded);
-
 const game::TableRules& rules() { return game::table_rules("tenhou"); }
 
 // A cheap observation-dependent policy (no torch): logit[a] = sum of the observation's plane a

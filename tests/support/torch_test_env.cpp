@@ -1,6 +1,6 @@
-// Runs the model tests with one torch CPU thread: results are then independent of the thread
-// count, and tiny ops do not pay OpenMP's spin-waits, which on a loaded 2-core machine made them
-// a hundred times slower.
+// Every torch test binary runs with one torch CPU thread (HYDRA_TORCH_TEST_ENV in
+// tests/CMakeLists.txt): results are then independent of the thread count, and tiny ops do not
+// pay OpenMP's spin-waits, which on a loaded 2-core machine made them a hundred times slower.
 
 #include <gtest/gtest.h>
 

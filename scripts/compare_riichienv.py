@@ -22,26 +22,16 @@ import random
 import subprocess
 import sys
 import time
-import venv
+
+import pinned_venv
 
 RIICHIENV_VERSION = "0.4.11"
-VENV = os.path.join(os.environ.get("HYDRA_CACHE", os.path.expanduser("~/.cache/hydra")), "riichienv-venv")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def ensure_venv():
-    """Re-executes inside the pinned venv, creating it when needed."""
-    python = os.path.join(VENV, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    if not os.path.exists(python):
-        print(f"[compare_riichienv] creating {VENV} with riichienv=={RIICHIENV_VERSION}", file=sys.stderr)
-        venv.create(VENV, with_pip=True)
-    check = subprocess.run([python, "-c", "import importlib.metadata as m; print(m.version('riichienv'))"],
-                           capture_output=True, text=True)
-    if check.returncode != 0 or check.stdout.strip() != RIICHIENV_VERSION:
-        subprocess.run([python, "-m", "pip", "install", "-q", f"riichienv=={RIICHIENV_VERSION}"], check=True)
-    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+    """Re-executes inside the pinned venv, creating it when needed (scripts/pinned_venv.py)."""
+    pinned_venv.reexec_in_venv(__file__, "riichienv-venv", "riichienv", RIICHIENV_VERSION)
 
 
 def riichienv_random(seconds, seed=2026):

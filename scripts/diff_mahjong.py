@@ -20,26 +20,16 @@ import os
 import random
 import subprocess
 import sys
-import venv
+
+import pinned_venv
 
 MAHJONG_VERSION = "2.1.0"
-VENV = os.path.join(os.environ.get("HYDRA_CACHE", os.path.expanduser("~/.cache/hydra")), "mahjong-venv")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def ensure_venv():
-    """Re-executes inside the pinned venv, creating it when needed."""
-    python = os.path.join(VENV, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    if not os.path.exists(python):
-        print(f"[diff_mahjong] creating {VENV} with mahjong=={MAHJONG_VERSION}", file=sys.stderr)
-        venv.create(VENV, with_pip=True)
-    check = subprocess.run([python, "-c", "import mahjong, importlib.metadata as m; print(m.version('mahjong'))"],
-                           capture_output=True, text=True)
-    if check.returncode != 0 or check.stdout.strip() != MAHJONG_VERSION:
-        subprocess.run([python, "-m", "pip", "install", "-q", f"mahjong=={MAHJONG_VERSION}"], check=True)
-    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+    """Re-executes inside the pinned venv, creating it when needed (scripts/pinned_venv.py)."""
+    pinned_venv.reexec_in_venv(__file__, "mahjong-venv", "mahjong", MAHJONG_VERSION)
 
 
 # ---- random winning hands -----------------------------------------------------------------

@@ -24,7 +24,7 @@ void register_config(CLI::App& app) {
   show->callback([opts] {
     std::optional<std::filesystem::path> file;
     if (!opts->file.empty()) file = opts->file;
-    const auto cfg = config::load(file, opts->sets);
+    const auto cfg = load_run_config(file, opts->sets);  // also checks rules.preset
     std::cout << config::to_json(cfg).dump(2) << "\n";
   });
 }

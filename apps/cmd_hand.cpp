@@ -184,8 +184,8 @@ void print_text(const Json& j) {
             << w["deltas"][3] << " (with honba and riichi sticks)\n";
 }
 
-Json evaluate(const HandOpts& o, const Rules& rules);
-void run_batch(const std::string& file, const Rules& rules);
+Json evaluate(const HandOpts& o, const TableRules& rules);
+void run_batch(const std::string& file, const TableRules& rules);
 
 HandOpts batch_opts(const std::string& line, int number) {
   const std::string where = "batch line " + std::to_string(number);
@@ -238,7 +238,7 @@ HandOpts batch_opts(const std::string& line, int number) {
 }
 
 void run_hand(const HandOpts& o) {
-  const Rules rules = rules_from_name_or_file(o.rules);
+  const TableRules& rules = table_rules(o.rules);
   const int batch = !o.check_majiang.empty() + !o.check_shanten.empty() + !o.check_riichienv.empty();
   if (batch > 0) {
     if (batch > 1 || !o.hand.empty()) throw Error("hand: give one --check-* file and no hand");
@@ -273,7 +273,7 @@ void run_hand(const HandOpts& o) {
 // The same hand evaluation for one JSON object per line (keys named like the flags, without
 // dashes: "hand", "melds" (array), "win", "tsumo", "from", "round", "seat", "riichi", ...);
 // writes one compact JSON result per line, or {"line": N, "error": "..."} for a bad line.
-void run_batch(const std::string& file, const Rules& rules) {
+void run_batch(const std::string& file, const TableRules& rules) {
   std::ifstream file_in;
   if (file != "-") {
     file_in.open(file);
@@ -294,7 +294,7 @@ void run_batch(const std::string& file, const Rules& rules) {
   }
 }
 
-Json evaluate(const HandOpts& o, const Rules& rules) {
+Json evaluate(const HandOpts& o, const TableRules& rules) {
   std::vector<Meld> melds;
   for (const auto& m : o.melds) melds.push_back(parse_meld(m));
   std::vector<Pai> closed = parse_compact(o.hand);
@@ -381,7 +381,7 @@ void register_hand(CLI::App& app) {
   cmd->add_option("--ura", o->ura, "ura dora indicators (count with riichi only)");
   cmd->add_option("--honba", o->honba, "honba sticks")->check(CLI::Range(0, 100));
   cmd->add_option("--sticks", o->sticks, "riichi sticks on the table")->check(CLI::Range(0, 100));
-  cmd->add_option("--rules", o->rules, "rules preset (tenhou, mahjongsoul) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", o->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->add_option("--check-majiang", o->check_majiang, "check kobalab majiang-core cases (JSON array)");
   cmd->add_option("--check-shanten", o->check_shanten, "check ara_p shanten cases (14 tiles + 3 shanten per line)");

@@ -70,8 +70,7 @@ void run(const PretrainFlags& f) {
   if (f.max_minutes) sets.push_back("train.max_minutes=" + std::to_string(*f.max_minutes));
   if (f.seed) sets.push_back("run.seed=" + std::to_string(*f.seed));
   if (!f.device.empty()) sets.push_back("run.device=" + f.device);
-  config::Config cfg = config::load(file, sets);
-  apply_config_log_level(cfg.run.log_level);
+  config::Config cfg = load_run_config(file, sets);
   if (!f.data.empty()) cfg.pretrain.data = f.data;
   if (!f.run_dir.empty()) cfg.run.dir = f.run_dir;
   pretrain::RunOptions o;

@@ -186,7 +186,7 @@ void register_selfplay(CLI::App& app) {
   cmd->add_option("--seed", opts->seed, "master seed (random and logged when absent)")
       ->each([opts](const std::string&) { opts->seed_given = true; });
   cmd->add_option("--out,-o", opts->out, "output folder (created if missing)")->required();
-  cmd->add_option("--rules", opts->rules, "table rules preset")->capture_default_str();
+  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->capture_default_str();
   cmd->add_option("--device", opts->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
   cmd->add_flag("--sample", opts->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");

@@ -40,8 +40,7 @@ void run_train(const TrainFlags& f) {
   if (f.max_minutes) sets.push_back("train.max_minutes=" + std::to_string(*f.max_minutes));
   if (f.seed) sets.push_back("run.seed=" + std::to_string(*f.seed));
   if (!f.device.empty()) sets.push_back("run.device=" + f.device);
-  config::Config cfg = config::load(file, sets);
-  apply_config_log_level(cfg.run.log_level);
+  config::Config cfg = load_run_config(file, sets);
 
   StopSignal stop;
   ppo::TrainOptions opt;

@@ -1,16 +1,24 @@
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "hydra/common/config.hpp"
 
 namespace hydra::apps {
 
 // Each adds one subcommand to the hydra app. The callbacks throw hydra::Error for user errors;
 // main() turns them into one line on stderr and exit code 1.
-// Applies a run config's run.log_level unless the global --log-level flag was given (the flag
-// wins, as the more specific request).
-void apply_config_log_level(const std::string& level);
+
+// Loads a run config (config::load: the file, then `sets` in order), checks what common/ cannot
+// (rules.preset names a preset or a readable rules file), and applies its run.log_level unless
+// the global --log-level flag was given (the flag wins, as the more specific request). Errors
+// come before anything is written.
+config::Config load_run_config(const std::optional<std::filesystem::path>& file, const std::vector<std::string>& sets);
 
 void register_info(CLI::App& app);
 void register_config(CLI::App& app);

@@ -7,15 +7,25 @@
 
 #include "commands.hpp"
 #include "hydra/common/build_info.hpp"
+#include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace {
 bool g_log_level_flag = false;  // --log-level given on the command line
 }  // namespace
 
-void hydra::apps::apply_config_log_level(const std::string& level) {
-  if (!g_log_level_flag) hydra::log::set_level(level);
+hydra::config::Config hydra::apps::load_run_config(const std::optional<std::filesystem::path>& file,
+                                                   const std::vector<std::string>& sets) {
+  hydra::config::Config cfg = hydra::config::load(file, sets);
+  try {
+    (void)hydra::game::table_rules(cfg.rules.preset);
+  } catch (const hydra::Error& e) {
+    throw hydra::Error("config: rules.preset: " + std::string(e.what()));
+  }
+  if (!g_log_level_flag) hydra::log::set_level(cfg.run.log_level);
+  return cfg;
 }
 
 int main(int argc, char** argv) {

@@ -1,6 +1,9 @@
 #include "hydra/game/rules.hpp"
 
+#include <algorithm>
+#include <deque>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -38,6 +41,18 @@ class StrictReader {
     if constexpr (std::is_same_v<T, bool>) {
       if (!it->is_boolean()) fail(origin_, path, "expected true or false, got " + it->dump());
       value = it->template get<bool>();
+    } else if constexpr (std::is_same_v<T, GameLength>) {
+      const std::string text = it->is_string() ? it->template get<std::string>() : std::string();
+      if (text == "hanchan") value = GameLength::hanchan;
+      else if (text == "tonpuusen") value = GameLength::tonpuusen;
+      else if (text == "kyoku") value = GameLength::one_kyoku;
+      else fail(origin_, path, "expected \"hanchan\", \"tonpuusen\" or \"kyoku\", got " + it->dump());
+    } else if constexpr (std::is_same_v<T, std::array<int, 4>>) {
+      if (!it->is_array() || it->size() != 4) fail(origin_, path, "expected 4 integers (1st to 4th), got " + it->dump());
+      for (std::size_t i = 0; i < 4; ++i) {
+        if (!(*it)[i].is_number_integer()) fail(origin_, path, "expected 4 integers (1st to 4th), got " + it->dump());
+        value[i] = (*it)[i].template get<int>();
+      }
     } else {
       if (!it->is_number_integer()) fail(origin_, path, "expected an integer, got " + it->dump());
       value = it->template get<T>();
@@ -59,14 +74,34 @@ class StrictReader {
   std::vector<std::string> seen_;
 };
 
-void validate(const Rules& rules, std::string_view origin) {
+void validate(const TableRules& rules, std::string_view origin) {
   const int f = rules.scoring.double_wind_pair_fu;
   if (f != 2 && f != 4) fail(origin, "scoring.double_wind_pair_fu", std::to_string(f) + " must be 2 or 4");
+  if (rules.start_score < 100 || rules.start_score > 1000000 || rules.start_score % 100 != 0)
+    fail(origin, "table.start_score", std::to_string(rules.start_score) + " must be a multiple of 100 in [100, 1000000]");
+  if (rules.target_score < rules.start_score || rules.target_score > 1000000 || rules.target_score % 100 != 0)
+    fail(origin, "table.target_score",
+         std::to_string(rules.target_score) + " must be a multiple of 100 in [start_score, 1000000]");
+  if (rules.oka < 0 || rules.oka > 1000000) fail(origin, "table.oka", std::to_string(rules.oka) + " must be in [0, 1000000]");
+  for (const auto& [key, uma] : {std::pair{"table.uma_train", rules.uma_train}, std::pair{"table.uma_eval", rules.uma_eval}})
+    for (int i = 1; i < 4; ++i)
+      if (uma[static_cast<std::size_t>(i)] > uma[static_cast<std::size_t>(i - 1)])
+        fail(origin, key, "must not increase from 1st to 4th place");
+}
+
+// Reads one required object block with the strict reader.
+template <class Visit>
+void read_block(const Json& root, const char* key, std::string_view origin, Visit&& visit) {
+  const auto block = root.find(key);
+  if (block == root.end() || !block->is_object()) fail(origin, key, "missing or not an object");
+  StrictReader reader(*block, std::string(key) + ".", origin);
+  visit(reader);
+  reader.reject_unknown();
 }
 
 }  // namespace
 
-Rules parse_rules(std::string_view json_text, std::string_view origin) {
+TableRules parse_rules(std::string_view json_text, std::string_view origin) {
   Json root;
   try {
     root = Json::parse(json_text.begin(), json_text.end(), nullptr, true, /*ignore_comments=*/true);
@@ -74,22 +109,19 @@ Rules parse_rules(std::string_view json_text, std::string_view origin) {
     throw Error("rules error in '" + std::string(origin) + "': " + e.what());
   }
   if (!root.is_object()) fail(origin, "<top>", "expected a JSON object");
-  Rules rules;
+  TableRules rules;
   const auto name = root.find("name");
   if (name == root.end() || !name->is_string()) fail(origin, "name", "missing or not a string");
   rules.name = name->get<std::string>();
-  const auto scoring = root.find("scoring");
-  if (scoring == root.end() || !scoring->is_object()) fail(origin, "scoring", "missing or not an object");
-  StrictReader reader(*scoring, "scoring.", origin);
-  rules.scoring.visit(reader);
-  reader.reject_unknown();
+  read_block(root, "scoring", origin, [&](StrictReader& r) { rules.scoring.visit(r); });
+  read_block(root, "table", origin, [&](StrictReader& r) { rules.visit_table(r); });
   for (const auto& item : root.items())
-    if (item.key() != "name" && item.key() != "scoring") fail(origin, item.key(), "unknown key");
+    if (item.key() != "name" && item.key() != "scoring" && item.key() != "table") fail(origin, item.key(), "unknown key");
   validate(rules, origin);
   return rules;
 }
 
-Rules load_rules(const std::filesystem::path& file) {
+TableRules load_rules(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot open rules file '" + file.string() + "'");
   std::ostringstream text;
@@ -100,13 +132,14 @@ Rules load_rules(const std::filesystem::path& file) {
 std::vector<std::string> rules_preset_names() {
   std::vector<std::string> names;
   for (int i = 0; i < detail::kNumRulesPresets; ++i) names.emplace_back(detail::kRulesPresetTexts[i].first);
+  std::sort(names.begin(), names.end());
   return names;
 }
 
-const Rules& rules_preset(std::string_view name) {
+const TableRules& rules_preset(std::string_view name) {
   // Parsed once, on first use; the presets never change while the program runs.
-  static const std::vector<Rules> presets = [] {
-    std::vector<Rules> out;
+  static const std::vector<TableRules> presets = [] {
+    std::vector<TableRules> out;
     for (int i = 0; i < detail::kNumRulesPresets; ++i) {
       const auto& [file_name, text] = detail::kRulesPresetTexts[i];
       const std::string origin = "configs/rules/" + std::string(file_name) + ".json";
@@ -115,21 +148,29 @@ const Rules& rules_preset(std::string_view name) {
     }
     return out;
   }();
-  for (const Rules& r : presets)
+  for (const TableRules& r : presets)
     if (r.name == name) return r;
   std::string list;
   for (const auto& n : rules_preset_names()) {
     if (!list.empty()) list += ", ";
     list += n;
   }
-  throw Error("unknown rules preset '" + std::string(name) + "' (presets: " + list + ")");
+  throw Error("unknown rules preset '" + std::string(name) + "' (presets: " + list + "; or a rules JSON file)");
 }
 
-Rules rules_from_name_or_file(std::string_view name_or_path) {
+const TableRules& table_rules(std::string_view name_or_path) {
   for (const auto& n : rules_preset_names())
     if (n == name_or_path) return rules_preset(name_or_path);
-  if (std::filesystem::exists(std::filesystem::path(name_or_path))) return load_rules(std::filesystem::path(name_or_path));
-  return rules_preset(name_or_path);  // throws, listing the presets
+  const std::filesystem::path file{std::string(name_or_path)};
+  if (!std::filesystem::exists(file)) return rules_preset(name_or_path);  // throws, listing the presets
+  // Files read so far, by the path as given; a deque keeps every element where it is.
+  static std::mutex mu;
+  static std::deque<std::pair<std::string, TableRules>> files;
+  const std::lock_guard lock(mu);
+  for (const auto& [path, rules] : files)
+    if (path == name_or_path) return rules;
+  files.emplace_back(std::string(name_or_path), load_rules(file));
+  return files.back().second;
 }
 
 }  // namespace hydra::game

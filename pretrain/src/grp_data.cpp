@@ -8,7 +8,7 @@
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/replay.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::pretrain {
 namespace {

@@ -8,7 +8,7 @@
 #include "hydra/encoder/context.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/table.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::encoder {
 namespace {

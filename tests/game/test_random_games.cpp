@@ -2,7 +2,8 @@
 // decision that the legal mask matches the concrete move list, that every legal move is accepted
 // by the seat's own legality check, that all 136 tiles are accounted for, that points plus riichi
 // sticks are conserved, and that every game ends; then the table's own event stream must pass the
-// replay checker (the table and the checker agree).
+// replay checker (the table and the checker agree). Then the table rules keys at work: West
+// extension and tobi on and off over the same seeded games.
 
 #include <cstdint>
 #include <cstdlib>
@@ -175,6 +176,52 @@ TEST(RandomGames, SameKeySameGame) {
   EXPECT_TRUE(r1.events == r2.events);
   const GameResult r3 = play_game(table_rules("tenhou"), game_key(MasterSeed{99}, 4), {&a2[0], &a2[1], &a2[2], &a2[3]});
   EXPECT_FALSE(r1.events == r3.events);
+}
+
+// The table block of the rules is what the table does: the same seeded random games under rules
+// that differ in one table key each. Random play rarely wins big, so the tobi pair starts at
+// 2,000 points, where a few noten payments go below 0.
+TEST(RandomGames, TableRulesDecideHowGamesEnd) {
+  struct Seen {
+    int west = 0;            // games that reached the West round
+    int ended_below_0 = 0;   // games whose final scores hold one below 0
+    int played_below_0 = 0;  // games with a kyoku started while a score was below 0
+  };
+  auto run = [](const TableRules& rules) {
+    Seen seen;
+    std::array<RandomAgent, kNumSeats> a;
+    for (int g = 0; g < 300; ++g) {
+      const GameResult r = play_game(rules, game_key(MasterSeed{17}, static_cast<std::uint64_t>(g)), {&a[0], &a[1], &a[2], &a[3]});
+      bool west = false, below = false;
+      for (const Event& e : r.events) {
+        if (e.type != EventType::start_kyoku) continue;
+        west = west || e.bakaze.index() == 29;  // W
+        for (std::int32_t sc : e.scores) below = below || sc < 0;
+      }
+      seen.west += west;
+      seen.played_below_0 += below;
+      for (std::int32_t sc : r.final_scores) seen.ended_below_0 += sc < 0;
+    }
+    return seen;
+  };
+  const TableRules& tenhou = table_rules("tenhou");
+  TableRules no_west = tenhou;
+  no_west.extension = false;
+  const Seen with_west = run(tenhou), without_west = run(no_west);
+  EXPECT_GT(with_west.west, 0);
+  EXPECT_EQ(without_west.west, 0);
+
+  TableRules poor = tenhou;
+  poor.start_score = 2000;
+  TableRules poor_no_tobi = poor;
+  poor_no_tobi.tobi = false;
+  const Seen tobi = run(poor), no_tobi = run(poor_no_tobi);
+  EXPECT_GT(tobi.ended_below_0, 0);
+  EXPECT_EQ(tobi.played_below_0, 0);  // the game ends as soon as a score goes below 0
+  EXPECT_GT(no_tobi.played_below_0, 0);
+  RecordProperty("west_games", with_west.west);
+  RecordProperty("tobi_games", tobi.ended_below_0);
+  RecordProperty("played_on_below_0", no_tobi.played_below_0);
 }
 
 TEST(RandomGames, TsumogiriAgentsPlayWholeGames) {

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <filesystem>
+#include <tuple>
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/rules.hpp"
@@ -18,39 +20,103 @@ const std::string kTenhouText = R"({
     "kuitan": true, "kiriage_mangan": false, "kazoe_yakuman": true, "yakuman_stack": true,
     "double_kokushi_13": false, "double_suuankou_tanki": false, "double_junsei_chuuren": false,
     "double_daisuushii": false, "double_wind_pair_fu": 4
+  },
+  "table": {
+    "length": "hanchan", "start_score": 25000, "target_score": 30000, "extension": true,
+    "tobi": true, "agari_yame": true, "tenpai_yame": false, "triple_ron_draw": true,
+    "kokushi_ankan_chankan": false, "pao": true, "sticks_to_top": true, "oka": 20000,
+    "uma_train": [3, 1, -1, -3], "uma_eval": [90, 45, 0, -135]
   }
 })";
 
+// `text` with the first occurrence of `from` replaced by `to`.
+std::string edit(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  if (at == std::string::npos) ADD_FAILURE() << "no '" << from << "' in the text";
+  else text.replace(at, from.size(), to);
+  return text;
+}
+
 TEST(Rules, PresetsAreTheFilesInConfigs) {
-  EXPECT_EQ(rules_preset_names(), (std::vector<std::string>{"mahjongsoul", "tenhou"}));
+  EXPECT_EQ(rules_preset_names(), (std::vector<std::string>{"mahjongsoul", "tenhou", "tenhou-kyoku", "tenhou-tonpuusen"}));
   const std::filesystem::path dir = HYDRA_RULES_DIR;
   for (const auto& name : rules_preset_names()) {
-    const Rules file = load_rules(dir / (name + ".json"));
+    const TableRules file = load_rules(dir / (name + ".json"));
     EXPECT_EQ(file.name, name);
-    EXPECT_EQ(file.scoring, rules_preset(name).scoring) << name;
+    EXPECT_TRUE(file == rules_preset(name)) << name;
   }
 }
 
-TEST(Rules, TenhouAndMahjongSoulDifferInDoubleYakumanOnly) {
-  const ScoringRules& t = rules_preset("tenhou").scoring;
-  const ScoringRules& m = rules_preset("mahjongsoul").scoring;
+// Spec section 1 (Tenhou houou, 4-player hanchan), value by value.
+TEST(Rules, TenhouIsTheSpecsTable) {
+  const TableRules& t = rules_preset("tenhou");
+  EXPECT_EQ(t.length, GameLength::hanchan);
+  EXPECT_EQ(t.start_score, 25000);
+  EXPECT_EQ(t.target_score, 30000);
+  EXPECT_EQ(t.oka, 20000);  // (30,000 - 25,000) x 4 to first
+  EXPECT_EQ(t.uma_train, (std::array<int, 4>{3, 1, -1, -3}));
+  EXPECT_EQ(t.uma_eval, (std::array<int, 4>{90, 45, 0, -135}));
+  EXPECT_TRUE(t.extension);         // West round when nobody reached 30,000
+  EXPECT_TRUE(t.tobi);
+  EXPECT_TRUE(t.agari_yame);
+  EXPECT_FALSE(t.tenpai_yame);      // no tenpai-yame under Tenhou
+  EXPECT_TRUE(t.triple_ron_draw);   // sanchahou
+  EXPECT_FALSE(t.kokushi_ankan_chankan);
+  EXPECT_TRUE(t.pao);
+  EXPECT_TRUE(t.sticks_to_top);
+  EXPECT_EQ(t.last_round(), 7);     // South 4
+  EXPECT_EQ(t.final_round(), 11);   // West 4
+}
+
+TEST(Rules, TenhouLengthsDifferInLengthOnly) {
+  const TableRules& hanchan = rules_preset("tenhou");
+  for (const auto& [name, length, last, final_round] :
+       {std::tuple{"tenhou-tonpuusen", GameLength::tonpuusen, 3, 7}, std::tuple{"tenhou-kyoku", GameLength::one_kyoku, 0, 0}}) {
+    TableRules r = rules_preset(name);
+    EXPECT_EQ(r.length, length) << name;
+    EXPECT_EQ(r.last_round(), last) << name;
+    EXPECT_EQ(r.final_round(), final_round) << name;
+    r.name = hanchan.name;
+    r.length = hanchan.length;
+    EXPECT_TRUE(r == hanchan) << name;
+  }
+}
+
+TEST(Rules, TenhouAndMahjongSoulDifferWhereTheSpecSays) {
+  const TableRules& t = rules_preset("tenhou");
+  const TableRules& m = rules_preset("mahjongsoul");
   // Tenhou: kuitan, no kiriage, kazoe yakuman, stacked yakuman, no double yakuman, 4-fu
   // double-wind pair.
-  EXPECT_TRUE(t.kuitan);
-  EXPECT_FALSE(t.kiriage_mangan);
-  EXPECT_TRUE(t.kazoe_yakuman);
-  EXPECT_TRUE(t.yakuman_stack);
-  EXPECT_FALSE(t.double_kokushi_13 || t.double_suuankou_tanki || t.double_junsei_chuuren || t.double_daisuushii);
-  EXPECT_EQ(t.double_wind_pair_fu, 4);
-  EXPECT_TRUE(m.double_kokushi_13 && m.double_suuankou_tanki && m.double_junsei_chuuren && m.double_daisuushii);
-  ScoringRules m_without_doubles = m;
-  m_without_doubles.double_kokushi_13 = m_without_doubles.double_suuankou_tanki = false;
-  m_without_doubles.double_junsei_chuuren = m_without_doubles.double_daisuushii = false;
-  EXPECT_EQ(m_without_doubles, t);
+  EXPECT_TRUE(t.scoring.kuitan);
+  EXPECT_FALSE(t.scoring.kiriage_mangan);
+  EXPECT_TRUE(t.scoring.kazoe_yakuman);
+  EXPECT_TRUE(t.scoring.yakuman_stack);
+  EXPECT_FALSE(t.scoring.double_kokushi_13 || t.scoring.double_suuankou_tanki || t.scoring.double_junsei_chuuren ||
+               t.scoring.double_daisuushii);
+  EXPECT_EQ(t.scoring.double_wind_pair_fu, 4);
+  // Mahjong Soul: double yakuman, triple ron pays all, kokushi robs an ankan, tenpai-yame, its uma.
+  EXPECT_TRUE(m.scoring.double_kokushi_13 && m.scoring.double_suuankou_tanki && m.scoring.double_junsei_chuuren &&
+              m.scoring.double_daisuushii);
+  EXPECT_FALSE(m.triple_ron_draw);
+  EXPECT_TRUE(m.kokushi_ankan_chankan);
+  EXPECT_TRUE(m.tenpai_yame);
+  EXPECT_EQ(m.uma_eval, (std::array<int, 4>{15, 5, -5, -15}));
+  TableRules rest = m;
+  rest.name = t.name;
+  rest.scoring.double_kokushi_13 = rest.scoring.double_suuankou_tanki = false;
+  rest.scoring.double_junsei_chuuren = rest.scoring.double_daisuushii = false;
+  rest.triple_ron_draw = true;
+  rest.kokushi_ankan_chankan = false;
+  rest.tenpai_yame = false;
+  rest.uma_eval = t.uma_eval;
+  EXPECT_TRUE(rest == t);  // and nothing else differs
 }
 
 TEST(Rules, ParseIsStrict) {
-  EXPECT_EQ(parse_rules(kTenhouText, "custom.json").scoring, rules_preset("tenhou").scoring);
+  TableRules custom = parse_rules(kTenhouText, "custom.json");
+  EXPECT_EQ(custom.name, "custom");
+  custom.name = "tenhou";
+  EXPECT_TRUE(custom == rules_preset("tenhou"));
   auto expect_error = [](const std::string& text, const std::string& fragment) {
     try {
       parse_rules(text, "custom.json");
@@ -60,32 +126,37 @@ TEST(Rules, ParseIsStrict) {
       EXPECT_NE(std::string(e.what()).find("custom.json"), std::string::npos) << e.what();
     }
   };
-  std::string missing = kTenhouText;
-  missing.replace(missing.find("\"kuitan\": true, "), 16, "");
-  expect_error(missing, "scoring.kuitan: missing");
-  std::string unknown = kTenhouText;
-  unknown.replace(unknown.find("\"kuitan\""), 8, "\"kuitan\": true, \"renhou\"");
-  expect_error(unknown, "scoring.renhou: unknown key");
-  std::string mistyped = kTenhouText;
-  mistyped.replace(mistyped.find("\"kuitan\": true"), 14, "\"kuitan\": 1");
-  expect_error(mistyped, "scoring.kuitan: expected true or false");
-  std::string fu = kTenhouText;
-  fu.replace(fu.find("\"double_wind_pair_fu\": 4"), 24, "\"double_wind_pair_fu\": 3");
-  expect_error(fu, "must be 2 or 4");
+  expect_error(edit(kTenhouText, "\"kuitan\": true, ", ""), "scoring.kuitan: missing");
+  expect_error(edit(kTenhouText, "\"kuitan\"", "\"kuitan\": true, \"renhou\""), "scoring.renhou: unknown key");
+  expect_error(edit(kTenhouText, "\"kuitan\": true", "\"kuitan\": 1"), "scoring.kuitan: expected true or false");
+  expect_error(edit(kTenhouText, "\"double_wind_pair_fu\": 4", "\"double_wind_pair_fu\": 3"), "must be 2 or 4");
+  expect_error(edit(kTenhouText, "\"tobi\": true, ", ""), "table.tobi: missing");
+  expect_error(edit(kTenhouText, "\"tobi\"", "\"tobi\": true, \"renhou\""), "table.renhou: unknown key");
+  expect_error(edit(kTenhouText, "\"hanchan\"", "\"east\""), "table.length: expected \"hanchan\", \"tonpuusen\" or \"kyoku\"");
+  expect_error(edit(kTenhouText, "[3, 1, -1, -3]", "[3, 1, -1]"), "table.uma_train: expected 4 integers");
+  expect_error(edit(kTenhouText, "[90, 45, 0, -135]", "[0, 45, 90, -135]"), "table.uma_eval: must not increase");
+  expect_error(edit(kTenhouText, "\"target_score\": 30000", "\"target_score\": 20000"), "table.target_score");
+  expect_error(edit(kTenhouText, "\"start_score\": 25000", "\"start_score\": 25050"), "table.start_score");
+  expect_error(edit(kTenhouText, "\"oka\": 20000", "\"oka\": -1"), "table.oka");
+  expect_error(edit(kTenhouText, "\"table\"", "\"tables\""), "table: missing or not an object");
   expect_error("{\"name\": \"x\"}", "scoring");
   expect_error("[1, 2", "custom.json");
 }
 
 TEST(Rules, NamesAndFiles) {
-  EXPECT_EQ(rules_from_name_or_file("tenhou").name, "tenhou");
-  EXPECT_EQ(rules_from_name_or_file(std::string(HYDRA_RULES_DIR) + "/mahjongsoul.json").name, "mahjongsoul");
+  EXPECT_EQ(&table_rules("tenhou"), &rules_preset("tenhou"));
+  const std::string file = std::string(HYDRA_RULES_DIR) + "/mahjongsoul.json";
+  const TableRules& from_file = table_rules(file);
+  EXPECT_EQ(from_file.name, "mahjongsoul");
+  EXPECT_EQ(&table_rules(file), &from_file);  // read once, then looked up
   try {
-    rules_preset("wrc");
+    table_rules("wrc");
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("mahjongsoul, tenhou"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("mahjongsoul, tenhou, tenhou-kyoku, tenhou-tonpuusen"), std::string::npos)
+        << e.what();
   }
-  EXPECT_THROW(rules_from_name_or_file("/nonexistent/rules.json"), Error);
+  EXPECT_THROW(table_rules("/nonexistent/rules.json"), Error);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/data/mjai.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/selfplay/bots.hpp"
 
 namespace hydra::selfplay {

@@ -18,7 +18,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/mjai.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 #include "testdata.hpp"

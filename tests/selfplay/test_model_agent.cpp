@@ -20,7 +20,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/encoder/encoder.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/arena.hpp"

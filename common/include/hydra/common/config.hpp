@@ -40,7 +40,9 @@ struct RulesConfig {
 
   template <class V>
   void visit(V& v) {
-    v("preset", preset, "rules preset", OneOf{"tenhou", "mahjongsoul"});
+    // A preset name or a rules JSON file: checked by game::table_rules() when the run starts
+    // (common/ does not know the presets).
+    v("preset", preset, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file");
     v("length", length, "game length", OneOf{"hanchan", "tonpuusen", "kyoku"});
   }
 };

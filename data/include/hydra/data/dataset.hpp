@@ -22,7 +22,7 @@
 #include "hydra/data/game_log.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/seed.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::data {
 

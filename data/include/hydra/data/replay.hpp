@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "hydra/data/game_log.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::data {
 

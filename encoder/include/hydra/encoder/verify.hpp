@@ -16,7 +16,7 @@
 
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/event.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::encoder {
 

@@ -19,7 +19,7 @@
 
 #include "hydra/game/event.hpp"
 #include "hydra/game/score.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::game {
 

@@ -1,12 +1,17 @@
 #pragma once
 
 // Rules presets are data: one JSON file per preset in configs/rules/ (tenhou.json,
-// mahjongsoul.json). The files are compiled into the binary at build time, so a preset needs no
-// file lookup at run time, and are parsed once into the plain struct below; hot paths read its
-// fields only. A custom rules file with the same keys can be loaded with load_rules().
+// tenhou-tonpuusen.json, tenhou-kyoku.json, mahjongsoul.json), each with a "scoring" block (hand
+// values) and a "table" block (game length, end conditions, abortive draws, liabilities, final
+// placement points). The files are compiled into the binary at build time, so a preset needs no
+// file lookup at run time, and are parsed once into the plain structs below; hot paths read
+// their fields only. A custom rules file with the same keys can be named wherever a preset is
+// (table_rules() / `--rules FILE`). Meaning of each key: docs/RULES.md.
 //
 // Every key is required and unknown keys are errors, so a preset file always says everything.
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -14,7 +19,7 @@
 
 namespace hydra::game {
 
-// No defaults on purpose: the values live in the preset files only.
+// Hand values. No defaults on purpose: the values live in the preset files only.
 struct ScoringRules {
   bool kuitan{};               // open tanyao counts
   bool kiriage_mangan{};       // 4 han 30 fu and 3 han 60 fu round up to mangan
@@ -44,20 +49,69 @@ struct ScoringRules {
   }
 };
 
-struct Rules {
-  std::string name;
-  ScoringRules scoring;
+enum class GameLength : std::uint8_t {
+  one_kyoku,  // a single East 1 (training drills, tests)
+  tonpuusen,  // East round, South extension
+  hanchan,    // East and South rounds, West extension
 };
 
-// A preset by name ("tenhou", "mahjongsoul"); throws hydra::Error listing the names otherwise.
-const Rules& rules_preset(std::string_view name);
+// The rules of a whole game: scoring plus the table half. No defaults on purpose: the values live
+// in the preset files only.
+struct TableRules {
+  std::string name;
+  ScoringRules scoring;
+  GameLength length{};
+  int start_score{};
+  int target_score{};           // return score: ends the last kyoku and the extension; oka base
+  bool extension{};             // sudden-death extension round when nobody reached target_score
+  bool tobi{};                  // the game ends when a score goes below 0 (0 itself plays on)
+  bool agari_yame{};            // the last dealer who wins while top may end the game
+  bool tenpai_yame{};           // ... also when only tenpai at the exhaustive draw
+  bool triple_ron_draw{};       // three rons on one discard: abortive draw (sanchahou)
+  bool kokushi_ankan_chankan{}; // kokushi may rob an ankan
+  bool pao{};                   // daisangen / daisuushii liability
+  bool sticks_to_top{};         // riichi sticks left at the end go to the top player
+  int oka{};                    // to the top player, in points
+  std::array<int, 4> uma_train{};  // placement points by rank (training reward)
+  std::array<int, 4> uma_eval{};   // placement points by rank (evaluation reports)
+
+  // Round indices (0 = East 1 ... 15 = North 4): the last scheduled kyoku and the last one at all.
+  int last_round() const { return length == GameLength::hanchan ? 7 : length == GameLength::tonpuusen ? 3 : 0; }
+  int final_round() const { return extension && length != GameLength::one_kyoku ? last_round() + 4 : last_round(); }
+
+  friend bool operator==(const TableRules&, const TableRules&) = default;
+
+  // The "table" block's keys, once, for the strict reader in rules.cpp (and docs/RULES.md).
+  template <class V>
+  void visit_table(V& v) {
+    v("length", length);
+    v("start_score", start_score);
+    v("target_score", target_score);
+    v("extension", extension);
+    v("tobi", tobi);
+    v("agari_yame", agari_yame);
+    v("tenpai_yame", tenpai_yame);
+    v("triple_ron_draw", triple_ron_draw);
+    v("kokushi_ankan_chankan", kokushi_ankan_chankan);
+    v("pao", pao);
+    v("sticks_to_top", sticks_to_top);
+    v("oka", oka);
+    v("uma_train", uma_train);
+    v("uma_eval", uma_eval);
+  }
+};
+
+// A preset by name ("tenhou", "mahjongsoul", ...); throws hydra::Error listing the names otherwise.
+const TableRules& rules_preset(std::string_view name);
 std::vector<std::string> rules_preset_names();
 
-// Parses a rules JSON text strictly; errors name `origin` and the key path.
-Rules parse_rules(std::string_view json_text, std::string_view origin);
-Rules load_rules(const std::filesystem::path& file);
+// A preset name, or else the path of a rules JSON file. A file is read and checked on first use
+// and kept for the life of the process, so the reference stays valid and later calls are lookups.
+// Throws hydra::Error naming the file and key, or listing the presets when neither matches.
+const TableRules& table_rules(std::string_view name_or_path);
 
-// A preset name, or else a path to a rules file.
-Rules rules_from_name_or_file(std::string_view name_or_path);
+// Parses a rules JSON text strictly; errors name `origin` and the key path.
+TableRules parse_rules(std::string_view json_text, std::string_view origin);
+TableRules load_rules(const std::filesystem::path& file);
 
 }  // namespace hydra::game

@@ -24,7 +24,7 @@
 #include "hydra/game/event.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/seed.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
 #include "hydra/game/wall.hpp"
 

@@ -20,7 +20,7 @@
 #include "hydra/game/legal.hpp"
 #include "hydra/game/score.hpp"
 #include "hydra/game/shanten.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::game {
 

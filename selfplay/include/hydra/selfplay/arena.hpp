@@ -31,7 +31,7 @@
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/game/seed.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/selfplay/eval_stats.hpp"
 #include "hydra/selfplay/policy.hpp"
 

@@ -30,7 +30,7 @@
 
 #include "hydra/game/agent.hpp"
 #include "hydra/game/seed.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
 
 namespace hydra::selfplay {

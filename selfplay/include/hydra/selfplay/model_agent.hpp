@@ -26,7 +26,7 @@
 
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/rng.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/policy.hpp"
 

@@ -18,7 +18,7 @@
 #include "hydra/data/convert.hpp"
 #include "hydra/data/replay.hpp"
 #include "hydra/encoder/verify.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -37,6 +37,7 @@ data::ReplayReport verify_file(const std::filesystem::path& file, const game::Ta
   r.file = file.string();
   try {
     const data::GameLog log = data::read_log(file);
+    data::require_supported(log, rules, file.string());
     const encoder::VerifyReport v = encoder::verify_encoder(log.events, rules);
     r.events = static_cast<int>(v.events);
     r.decisions = static_cast<int>(v.decisions);
@@ -121,7 +122,7 @@ void register_replay(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("replay", "replay game logs through the engine and check every event and score");
   cmd->add_option("inputs", opts->inputs, "log files or folders (searched recursively)")->required();
   cmd->add_flag("--check", opts->check, "check legality, yaku, han, fu, payments and scores against the log");
-  cmd->add_option("--rules", opts->rules, "table rules preset")->capture_default_str();
+  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");
   cmd->add_flag("--json", opts->json, "one JSON report instead of text lines");

@@ -49,9 +49,7 @@ GameLog read_log(const std::filesystem::path& path) {
     case LogFormat::tenhou6: return read_tenhou6(path);
     case LogFormat::mjai: break;
   }
-  GameLog log = read_mjai(path);
-  if (const auto why = unsupported_rule(log)) throw UnsupportedRule(path.string() + ": unsupported rule: " + *why);
-  return log;
+  return read_mjai(path);
 }
 
 std::vector<std::filesystem::path> collect_log_files(const std::vector<std::filesystem::path>& inputs) {
@@ -93,6 +91,8 @@ ConvertResult convert_file(const std::filesystem::path& input, const std::filesy
   r.output = out_dir / converted_name(input);
   try {
     const GameLog log = read_log(input);
+    // Converted logs are for Hydra's default rules (the Tenhou readers hold them to it as well).
+    require_supported(log, game::rules_preset("tenhou"), input.string());
     if (write) write_mjai(r.output, log);
     r.status = ConvertResult::Status::ok;
     r.events = log.events.size();

@@ -390,6 +390,7 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
 
 void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out, const game::TableRules& rules,
                      ExtractStats* stats) {
+  require_supported(log, rules, name);
   ExtractStats local;
   ExtractStats& st = stats ? *stats : local;
   const std::size_t rows = out.size();

@@ -12,7 +12,7 @@ using game::Event;
 using game::EventType;
 using game::Scores;
 
-constexpr std::int32_t kStartScore = 25000;
+constexpr std::int32_t kStartScore = 25000;  // what a gimite log that gives no scores started with
 constexpr std::int32_t kRiichiStick = 1000;
 
 std::string scores_text(const Scores& s) {
@@ -168,15 +168,24 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
   order_dora(ev);
 }
 
-std::optional<std::string> unsupported_rule(const GameLog& log) {
+std::optional<std::string> unsupported_rule(const GameLog& log, const game::TableRules& rules) {
   for (const Event& e : log.events) {
     if (e.type != EventType::start_kyoku) continue;
+    // A fragment (tenhou.net/6 fixtures start anywhere) takes its first kyoku's scores as given.
+    const bool whole_game = e.bakaze == game::TileType(27) && e.kyoku == 1 && e.honba == 0 && e.kyotaku == 0;
+    if (!whole_game) return std::nullopt;
     for (std::int32_t s : e.scores)
-      if (s != kStartScore)
-        return "start scores " + scores_text(e.scores) + ": Hydra's rules start every player at 25,000";
+      if (s != rules.start_score)
+        return "start scores " + scores_text(e.scores) + ": the rules '" + rules.name + "' start every player at " +
+               std::to_string(rules.start_score);
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+void require_supported(const GameLog& log, const game::TableRules& rules, std::string_view name) {
+  if (const auto why = unsupported_rule(log, rules))
+    throw UnsupportedRule(std::string(name) + ": unsupported rule: " + *why);
 }
 
 }  // namespace hydra::data

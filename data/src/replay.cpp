@@ -430,15 +430,12 @@ std::string_view to_string(ReplayStatus s) {
 ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name) {
   ReplayReport report;
   report.file = std::string(name);
-  // A fragment's start scores are taken as given (payments do not depend on them); a whole game
-  // must start as the rules start it.
-  const Event* first = first_kyoku(log);
-  if (!(first && !starts_game(*first, rules)))
-    if (const auto why = unsupported_rule(log)) {
-      report.status = ReplayStatus::skipped;
-      report.message = std::string(name) + ": " + *why;
-      return report;
-    }
+  // A whole game must start as the rules start it (a fragment's scores are taken as given).
+  if (const auto why = unsupported_rule(log, rules)) {
+    report.status = ReplayStatus::skipped;
+    report.message = std::string(name) + ": unsupported rule: " + *why;
+    return report;
+  }
   try {
     Checker(log, rules, name).run(report);
   } catch (const Mismatch& m) {

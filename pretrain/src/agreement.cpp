@@ -5,7 +5,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
-#include "hydra/game/table_rules.hpp"
+#include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
 #include "hydra/selfplay/bots.hpp"
 
@@ -52,7 +52,9 @@ Agreement greedy_agreement(const std::vector<std::filesystem::path>& files, std:
   std::vector<Slot> slots(files.size());
   hydra::parallel_for(0, files.size(), [&](std::size_t i) {
     try {
-      slots[i].acc = replay_game(data::read_log(files[i]), i, table);
+      const data::GameLog log = data::read_log(files[i]);
+      data::require_supported(log, table, files[i].string());
+      slots[i].acc = replay_game(log, i, table);
     } catch (const Error& e) {
       slots[i].error = e.what();
     }

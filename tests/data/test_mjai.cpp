@@ -194,7 +194,7 @@ TEST(Mjai, OtherRulesAreReadOrRejectedWithAReason) {
     ++files;
     try {
       const GameLog log = read_mjai(f.path());
-      if (const auto why = unsupported_rule(log)) {
+      if (const auto why = unsupported_rule(log, game::rules_preset("tenhou"))) {
         EXPECT_NE(why->find("start scores"), std::string::npos) << *why;
         ++refused;
       }

@@ -18,8 +18,10 @@ std::string_view to_string(LogFormat f);
 // tenhou.net/6 game, a "type" key mjai. Throws hydra::Error when none fits.
 LogFormat detect_format(const std::filesystem::path& path);
 
-// Reads one game in any supported format. Throws UnsupportedRule for games under rules Hydra does
-// not play (for mjai: start scores other than 25,000) and hydra::Error for broken files.
+// Reads one game in any supported format. Throws UnsupportedRule for games the format itself marks
+// as another game (3-player, chip lobbies, Tenhou start scores other than 25,000) and hydra::Error
+// for broken files. mjai carries no rules: its start scores are checked against the rules by
+// whoever plays the log (require_supported in game_log.hpp).
 GameLog read_log(const std::filesystem::path& path);
 
 // The files named, with folders searched recursively for .xml, .mjlog, .json, .json.gz, .mjson

@@ -17,6 +17,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/event.hpp"
+#include "hydra/game/rules.hpp"
 
 namespace hydra::data {
 
@@ -49,8 +50,14 @@ using Locator = std::function<std::string(std::size_t event_index)>;
 // (empty: everything given). Throws hydra::Error naming the place via `where`.
 void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locator& where);
 
-// Why Hydra's presets cannot play this game (start scores other than 25,000), or nullopt.
-std::optional<std::string> unsupported_rule(const GameLog& log);
+// Why `rules` cannot play this game (a whole game, from East 1, with start scores other than
+// rules.start_score), or nullopt. A fragment's start scores are taken as given.
+// Readers do not ask (a log's format says nothing about its rules); the checker, the converter
+// and the sample extractor do, with the rules they run under.
+std::optional<std::string> unsupported_rule(const GameLog& log, const game::TableRules& rules);
+
+// Throws UnsupportedRule ("NAME: unsupported rule: ...") when unsupported_rule() names a reason.
+void require_supported(const GameLog& log, const game::TableRules& rules, std::string_view name);
 
 // The first difference between two event streams ("event 12 (dahai): field 'pai' 5m vs 5mr"),
 // or nullopt when they are equal; names and uri compared too.

@@ -103,7 +103,8 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
       e.tsumogiri = false;
   }
 
-  Scores running = start_scores(log, given);
+  const Scores start = start_scores(log, given);
+  Scores running = start;
   int sticks = -1;  // unknown until the first start_kyoku
   bool in_kyoku = false;
   for (std::size_t i = 0; i < ev.size(); ++i) {
@@ -159,9 +160,24 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
       if (seats == 1 && sticks_only) running = e.scores;
     }
     if (e.type == EventType::start_kyoku || e.type == EventType::end_game || pays(e.type)) {
-      if ((g & kGivenScores) && e.scores != running)
-        throw fail(i, "field 'scores' " + scores_text(e.scores) + " disagrees with " + scores_text(running) +
-                          " from the start scores and the deltas");
+      if ((g & kGivenScores) && e.scores != running) {
+        const std::string what = "field 'scores' " + scores_text(e.scores) + " disagrees with " + scores_text(running) +
+                                 " from the start scores and the deltas";
+        // Off by the same amount for every seat, from equal start scores: the game started at
+        // other scores than the log's first scores (or the 25,000 assumed) say, another lobby's
+        // rule (gimite wrote 25,000-based scores into the first events of such games).
+        const std::int32_t off = e.scores[0] - running[0];
+        bool uniform = true;
+        for (int p = 1; p < game::kNumSeats; ++p) {
+          const auto q = static_cast<std::size_t>(p);
+          uniform = uniform && e.scores[q] - running[q] == off && start[q] == start[0];
+        }
+        if (uniform)
+          throw UnsupportedRule(fail(i, what + " by " + std::to_string(off) + " for every seat, as if the game had started at " +
+                                            std::to_string(start[0] + off) + " each: unsupported rule: start scores")
+                                    .what());
+        throw fail(i, what);
+      }
       e.scores = running;
     }
   }

@@ -9,6 +9,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/game/kyoku.hpp"
+#include "hydra/game/score.hpp"
 #include "hydra/game/view.hpp"
 
 namespace hydra::data {
@@ -76,6 +77,18 @@ const Event* first_kyoku(const GameLog& log) {
 
 // Whether a kyoku is the first of a whole game: East 1, no honba, no sticks. A log that starts
 // elsewhere is a fragment of a game (tenhou.net/6 files of single kyoku).
+// What the hand would be worth with the scoring key kiriage_mangan flipped, or 0 when that
+// changes nothing: names the rule when a log from another lobby values 4 han 30 fu as mangan.
+int value_with_kiriage_flipped(const game::WinResult& r, const game::ScoringRules& rules, bool dealer, bool tsumo) {
+  if (r.yakuman != 0) return 0;
+  game::ScoringRules alt = rules;
+  alt.kiriage_mangan = !alt.kiriage_mangan;
+  const int base = game::base_points(r.han, r.fu, alt);
+  if (base == r.base) return 0;
+  if (!tsumo) return game::ceil100(base * (dealer ? 6 : 4));
+  return dealer ? 3 * game::ceil100(2 * base) : game::ceil100(2 * base) + 2 * game::ceil100(base);
+}
+
 bool starts_game(const Event& k, const game::TableRules&) {
   return k.bakaze == game::TileType(27) && k.kyoku == 1 && k.honba == 0 && k.kyotaku == 0;
 }
@@ -274,8 +287,13 @@ class Checker {
       // tenhou.net/6 names limit hands without their fu ("満貫8000点"): fu 0 means not given.
       if (r.yakuman == 0 && e.fu != 0)
         expect(e.fu == r.fu, who + "fu " + std::to_string(e.fu) + ", engine " + std::to_string(r.fu));
-      expect(e.hora_points == r.points,
-             who + "points " + std::to_string(e.hora_points) + ", engine " + std::to_string(r.points));
+      std::string points_diff = who + "points " + std::to_string(e.hora_points) + ", engine " + std::to_string(r.points);
+      if (e.hora_points != r.points &&
+          e.hora_points == value_with_kiriage_flipped(r, rules_.scoring, e.actor == v.oya(), tsumo))
+        points_diff += " (" + std::to_string(r.han) + " han " + std::to_string(r.fu) + " fu): the log's value is the one with " +
+                       "scoring.kiriage_mangan " + (rules_.scoring.kiriage_mangan ? "false" : "true") +
+                       ", a rule the rules '" + rules_.name + "' do not have";
+      expect(e.hora_points == r.points, points_diff);
     }
     const bool first = e.actor == sticks_winner(e);
     const Seat pao = v.pao(e.actor);

@@ -21,15 +21,8 @@ namespace hydra::apps {
 namespace {
 
 struct PretrainFlags {
-  std::string config;
+  RunFlags run;
   std::vector<std::string> data;
-  std::vector<std::string> sets;
-  std::optional<std::int64_t> max_steps;
-  std::optional<double> max_minutes;
-  std::optional<std::uint64_t> seed;
-  std::string device;
-  std::string run_dir;
-  bool resume = false;
   bool eval_only = false;
   std::string model;
   bool json = false;
@@ -57,24 +50,17 @@ void run(const PretrainFlags& f) {
     o.data = f.data;
     o.max_samples = f.max_samples;
     o.batch = f.batch;
-    o.device = f.device.empty() ? "auto" : f.device;
+    o.device = f.run.device.empty() ? "auto" : f.run.device;
     o.greedy = !f.no_greedy;
     const auto report = pretrain::eval_pretrain(o);
     if (f.json) std::cout << report.dump(2) << "\n";
     return;
   }
-  std::optional<std::filesystem::path> file;
-  if (!f.config.empty()) file = f.config;
-  std::vector<std::string> sets = f.sets;
-  if (f.max_steps) sets.push_back("train.max_updates=" + std::to_string(*f.max_steps));
-  if (f.max_minutes) sets.push_back("train.max_minutes=" + std::to_string(*f.max_minutes));
-  if (f.seed) sets.push_back("run.seed=" + std::to_string(*f.seed));
-  if (!f.device.empty()) sets.push_back("run.device=" + f.device);
-  config::Config cfg = load_run_config(file, sets);
+  config::Config cfg = f.run.load();
   if (!f.data.empty()) cfg.pretrain.data = f.data;
-  if (!f.run_dir.empty()) cfg.run.dir = f.run_dir;
+  if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;
   pretrain::RunOptions o;
-  o.resume = f.resume;
+  o.resume = f.run.resume;
   print_summary("pretrain", pretrain::run_pretrain(cfg, o), f.json);
 }
 
@@ -83,15 +69,8 @@ void run(const PretrainFlags& f) {
 void register_pretrain(CLI::App& app) {
   auto* cmd = app.add_subcommand("pretrain", "Behaviour cloning from mjai / Tenhou logs (docs/PRETRAIN.md)");
   auto f = std::make_shared<PretrainFlags>();
-  cmd->add_option("--config,-c", f->config, "JSON config file (configs/pretrain.json)");
+  f->run.add_to(*cmd, "--max-steps", "optimizer steps");
   cmd->add_option("--data", f->data, "log folders, files or globs (replace pretrain.data)");
-  cmd->add_option("--set", f->sets, "override a config key: --set pretrain.batch=64 (repeatable)");
-  cmd->add_option("--max-steps", f->max_steps, "optimizer steps (replaces train.max_updates)");
-  cmd->add_option("--max-minutes", f->max_minutes, "wall-clock limit (replaces train.max_minutes)");
-  cmd->add_option("--seed", f->seed, "master seed (replaces run.seed)");
-  cmd->add_option("--device", f->device, "auto, cpu or cuda (replaces run.device)");
-  cmd->add_option("--run-dir", f->run_dir, "run directory (replaces run.dir)");
-  cmd->add_flag("--resume", f->resume, "continue from the newest good checkpoint in the run directory");
   cmd->add_flag("--eval-only", f->eval_only, "only evaluate --model on --data (no training, no split)");
   cmd->add_option("--model", f->model, "checkpoint to evaluate (--eval-only)");
   cmd->add_flag("--json", f->json, "print the report as JSON on stdout");

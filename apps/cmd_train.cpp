@@ -20,32 +20,16 @@ namespace hydra::apps {
 namespace {
 
 struct TrainFlags {
-  std::string config;
-  std::vector<std::string> sets;
-  bool resume = false;
-  std::optional<std::int64_t> max_updates;
-  std::optional<double> max_minutes;
-  std::string run_dir;
-  std::optional<std::uint64_t> seed;
-  std::string device;
+  RunFlags run;
   bool game_logs = false;
 };
 
 void run_train(const TrainFlags& f) {
-  std::optional<std::filesystem::path> file;
-  if (!f.config.empty()) file = f.config;
-  // Flags are overrides like --set, applied last, so the same range checks name them.
-  std::vector<std::string> sets = f.sets;
-  if (f.max_updates) sets.push_back("train.max_updates=" + std::to_string(*f.max_updates));
-  if (f.max_minutes) sets.push_back("train.max_minutes=" + std::to_string(*f.max_minutes));
-  if (f.seed) sets.push_back("run.seed=" + std::to_string(*f.seed));
-  if (!f.device.empty()) sets.push_back("run.device=" + f.device);
-  config::Config cfg = load_run_config(file, sets);
-
+  config::Config cfg = f.run.load();
   StopSignal stop;
   ppo::TrainOptions opt;
-  opt.resume = f.resume;
-  opt.run_dir = f.run_dir;
+  opt.resume = f.run.resume;
+  opt.run_dir = f.run.run_dir;
   opt.stop = &stop;
   opt.write_game_logs = f.game_logs;
   ppo::Trainer trainer(std::move(cfg), std::move(opt));
@@ -63,14 +47,7 @@ void run_train(const TrainFlags& f) {
 void register_train(CLI::App& app) {
   auto f = std::make_shared<TrainFlags>();
   CLI::App* cmd = app.add_subcommand("train", "Self-play PPO training (hydra train --config FILE)");
-  cmd->add_option("--config,-c", f->config, "JSON config file (comments allowed); defaults when absent");
-  cmd->add_option("--set", f->sets, "override a key: --set ppo.lr=3e-4 (repeatable)");
-  cmd->add_flag("--resume", f->resume, "continue the run in the run directory from its latest checkpoint");
-  cmd->add_option("--max-updates", f->max_updates, "total learner updates of the run (train.max_updates)");
-  cmd->add_option("--max-minutes", f->max_minutes, "stop (with a checkpoint) after this many minutes (train.max_minutes)");
-  cmd->add_option("--run-dir", f->run_dir, "run directory (default: run.dir of the config)");
-  cmd->add_option("--seed", f->seed, "master seed (run.seed; random and logged when absent)");
-  cmd->add_option("--device", f->device, "cpu, cuda or auto (run.device)")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  f->run.add_to(*cmd, "--max-updates", "total learner updates of the run");
   cmd->add_flag("--game-logs", f->game_logs, "write every self-play game as RUN_DIR/games/game_<index>.json.gz");
   cmd->callback([f] { run_train(*f); });
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -19,6 +20,24 @@ namespace hydra::apps {
 // the global --log-level flag was given (the flag wins, as the more specific request). Errors
 // come before anything is written.
 config::Config load_run_config(const std::optional<std::filesystem::path>& file, const std::vector<std::string>& sets);
+
+// The flags the run commands share (train, pretrain, grp). Those that name a config key become
+// --set overrides applied after the file and the user's --set, so the config's checks name them.
+struct RunFlags {
+  std::string config;
+  std::vector<std::string> sets;
+  std::optional<std::int64_t> max_updates;  // train.max_updates (--max-updates or --max-steps)
+  std::optional<double> max_minutes;        // train.max_minutes
+  std::optional<std::uint64_t> seed;        // run.seed
+  std::string device;                       // run.device
+  std::string run_dir;                      // the run directory (default: run.dir of the config)
+  bool resume = false;
+
+  // Adds the shared options to `cmd`; the update limit is named `max_updates_flag`.
+  void add_to(CLI::App& cmd, const std::string& max_updates_flag, const std::string& max_updates_help);
+  // Defaults, then --config, then --set, then these flags (load_run_config).
+  config::Config load() const;
+};
 
 void register_info(CLI::App& app);
 void register_config(CLI::App& app);

@@ -84,9 +84,7 @@ int value_with_kiriage_flipped(const game::WinResult& r, const game::ScoringRule
   game::ScoringRules alt = rules;
   alt.kiriage_mangan = !alt.kiriage_mangan;
   const int base = game::base_points(r.han, r.fu, alt);
-  if (base == r.base) return 0;
-  if (!tsumo) return game::ceil100(base * (dealer ? 6 : 4));
-  return dealer ? 3 * game::ceil100(2 * base) : game::ceil100(2 * base) + 2 * game::ceil100(base);
+  return base == r.base ? 0 : game::points_of(base, dealer, tsumo);
 }
 
 bool starts_game(const Event& k, const game::TableRules&) {

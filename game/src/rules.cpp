@@ -42,11 +42,9 @@ class StrictReader {
       if (!it->is_boolean()) fail(origin_, path, "expected true or false, got " + it->dump());
       value = it->template get<bool>();
     } else if constexpr (std::is_same_v<T, GameLength>) {
-      const std::string text = it->is_string() ? it->template get<std::string>() : std::string();
-      if (text == "hanchan") value = GameLength::hanchan;
-      else if (text == "tonpuusen") value = GameLength::tonpuusen;
-      else if (text == "kyoku") value = GameLength::one_kyoku;
-      else fail(origin_, path, "expected \"hanchan\", \"tonpuusen\" or \"kyoku\", got " + it->dump());
+      const auto length = parse_game_length(it->is_string() ? it->template get<std::string>() : std::string());
+      if (!length) fail(origin_, path, "expected \"hanchan\", \"tonpuusen\" or \"kyoku\", got " + it->dump());
+      value = *length;
     } else if constexpr (std::is_same_v<T, std::array<int, 4>>) {
       if (!it->is_array() || it->size() != 4) fail(origin_, path, "expected 4 integers (1st to 4th), got " + it->dump());
       for (std::size_t i = 0; i < 4; ++i) {
@@ -129,16 +127,19 @@ TableRules load_rules(const std::filesystem::path& file) {
   return parse_rules(text.str(), file.string());
 }
 
-std::vector<std::string> rules_preset_names() {
-  std::vector<std::string> names;
-  for (int i = 0; i < detail::kNumRulesPresets; ++i) names.emplace_back(detail::kRulesPresetTexts[i].first);
-  std::sort(names.begin(), names.end());
-  return names;
+std::optional<GameLength> parse_game_length(std::string_view text) {
+  if (text == "hanchan") return GameLength::hanchan;
+  if (text == "tonpuusen") return GameLength::tonpuusen;
+  if (text == "kyoku") return GameLength::one_kyoku;
+  return std::nullopt;
 }
 
-const TableRules& rules_preset(std::string_view name) {
-  // Parsed once, on first use; the presets never change while the program runs.
-  static const std::vector<TableRules> presets = [] {
+namespace {
+
+// The presets, parsed once on first use and sorted by name; they never change while the program
+// runs.
+const std::vector<TableRules>& presets() {
+  static const std::vector<TableRules> all = [] {
     std::vector<TableRules> out;
     for (int i = 0; i < detail::kNumRulesPresets; ++i) {
       const auto& [file_name, text] = detail::kRulesPresetTexts[i];
@@ -146,21 +147,38 @@ const TableRules& rules_preset(std::string_view name) {
       out.push_back(parse_rules(text, origin));
       if (out.back().name != file_name) fail(origin, "name", "must equal the file name '" + std::string(file_name) + "'");
     }
+    std::sort(out.begin(), out.end(), [](const TableRules& x, const TableRules& y) { return x.name < y.name; });
     return out;
   }();
-  for (const TableRules& r : presets)
-    if (r.name == name) return r;
+  return all;
+}
+
+const TableRules* find_preset(std::string_view name) {
+  for (const TableRules& r : presets())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> rules_preset_names() {
+  std::vector<std::string> names;
+  for (const TableRules& r : presets()) names.push_back(r.name);
+  return names;
+}
+
+const TableRules& rules_preset(std::string_view name) {
+  if (const TableRules* r = find_preset(name)) return *r;
   std::string list;
-  for (const auto& n : rules_preset_names()) {
+  for (const TableRules& r : presets()) {
     if (!list.empty()) list += ", ";
-    list += n;
+    list += r.name;
   }
   throw Error("unknown rules preset '" + std::string(name) + "' (presets: " + list + "; or a rules JSON file)");
 }
 
 const TableRules& table_rules(std::string_view name_or_path) {
-  for (const auto& n : rules_preset_names())
-    if (n == name_or_path) return rules_preset(name_or_path);
+  if (const TableRules* r = find_preset(name_or_path)) return *r;
   const std::filesystem::path file{std::string(name_or_path)};
   if (!std::filesystem::exists(file)) return rules_preset(name_or_path);  // throws, listing the presets
   // Files read so far, by the path as given; a deque keeps every element where it is.

@@ -200,12 +200,6 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   return f;
 }
 
-int points_of(int base, bool dealer, bool tsumo) {
-  if (!tsumo) return ceil100(base * (dealer ? 6 : 4));
-  if (dealer) return 3 * ceil100(base * 2);
-  return ceil100(base * 2) + 2 * ceil100(base);
-}
-
 // Fills in points for a candidate and keeps it if it beats the best so far.
 void offer(Candidate c, const HandFacts& f, Candidate& best) {
   const int dora = f.dora + f.aka + f.ura;
@@ -406,6 +400,12 @@ bool WinResult::has(Yaku y) const {
 }
 
 int ceil100(int x) { return (x + 99) / 100 * 100; }
+
+int points_of(int base, bool dealer, bool tsumo) {
+  if (!tsumo) return ceil100(base * (dealer ? 6 : 4));
+  if (dealer) return 3 * ceil100(base * 2);
+  return ceil100(base * 2) + 2 * ceil100(base);
+}
 
 int base_points(int han, int fu, const ScoringRules& rules, Limit* limit) {
   Limit l = Limit::none;

@@ -261,9 +261,9 @@ Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::
     : owner(o), cfg(c), rules(game::table_rules(c.rules.preset)), master(m), learner(std::move(l)), baseline(std::move(b)) {
   const auto& sp = cfg.selfplay;
   if (!learner) throw Error("selfplay: no learner policy");
-  if (c.rules.length == "hanchan") rules.length = game::GameLength::hanchan;
-  else if (c.rules.length == "tonpuusen") rules.length = game::GameLength::tonpuusen;
-  else rules.length = game::GameLength::one_kyoku;
+  const auto length = game::parse_game_length(c.rules.length);
+  if (!length) throw Error("config: rules.length '" + c.rules.length + "': expected hanchan, tonpuusen or kyoku");
+  rules.length = *length;
   if (sp.opp_self + sp.opp_pool + sp.opp_baseline <= 0)
     throw Error("config: selfplay.opp_self + opp_pool + opp_baseline must be positive");
   if (is_bot_name(sp.baseline)) {

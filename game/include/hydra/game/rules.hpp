@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,9 @@ enum class GameLength : std::uint8_t {
   tonpuusen,  // East round, South extension
   hanchan,    // East and South rounds, West extension
 };
+
+// "hanchan", "tonpuusen" or "kyoku" (the spellings of rules files and run configs); nullopt else.
+std::optional<GameLength> parse_game_length(std::string_view text);
 
 // The rules of a whole game: scoring plus the table half. No defaults on purpose: the values live
 // in the preset files only.

@@ -84,6 +84,8 @@ void validate_win(const Hand& hand, const WinContext& ctx);
 // Basic points to payments. The ceilings to 100 are per payment, as at the table.
 int ceil100(int x);
 int base_points(int han, int fu, const ScoringRules& rules, Limit* limit = nullptr);
+// What a hand of `base` basic points is worth without honba and sticks (WinResult::points).
+int points_of(int base, bool dealer, bool tsumo);
 
 // Nagashi mangan at an exhaustive draw: paid like a mangan tsumo, without honba; the riichi
 // sticks stay on the table. Deltas by seat wind.

@@ -9,7 +9,9 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/mjai.hpp"
+#include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
+#include "hydra/game/action.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/selfplay/bots.hpp"
 
@@ -112,8 +114,8 @@ struct PolicyBatchBuffers {
   void resize(std::size_t n) {
     rows = n;
     obs.resize(n * static_cast<std::size_t>(encoder::kObsSize));
-    context.resize(n * 16);
-    probs.resize(n * 46);
+    context.resize(n * static_cast<std::size_t>(encoder::kContextSize));
+    probs.resize(n * static_cast<std::size_t>(game::kNumActions));
     value.resize(n);
     legal.resize(n);
   }
@@ -203,7 +205,7 @@ void play_lockstep(const EvalOptions& o, const game::TableRules& rules,
         const std::size_t slot = g.slots[j];
         g.models[static_cast<std::size_t>(d.seat.index())]->prepare(
             g.table->view(d.seat), d, row(slot, &PolicyBatchBuffers::obs, encoder::kObsSize),
-            row(slot, &PolicyBatchBuffers::context, 16), row(slot, &PolicyBatchBuffers::legal, 1));
+            row(slot, &PolicyBatchBuffers::context, static_cast<std::size_t>(encoder::kContextSize)), row(slot, &PolicyBatchBuffers::legal, 1));
       }
     });
     for (std::size_t k = 0; k < policies.size(); ++k) {
@@ -218,7 +220,7 @@ void play_lockstep(const EvalOptions& o, const game::TableRules& rules,
       for (std::size_t j = 0; j < g.waiting.size(); ++j) {
         const game::Decision& d = g.waiting[j];
         const game::Action a = g.models[static_cast<std::size_t>(d.seat.index())]->finish(
-            d, row(g.slots[j], &PolicyBatchBuffers::probs, 46));
+            d, row(g.slots[j], &PolicyBatchBuffers::probs, static_cast<std::size_t>(game::kNumActions)));
         g.table->act(d.seat, a);
       }
     });

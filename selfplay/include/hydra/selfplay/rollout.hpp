@@ -15,12 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
+#include "hydra/game/action.hpp"
 
 namespace hydra::selfplay {
 
-inline constexpr int kActions = 46;
-inline constexpr int kContext = 16;  // model::score_context()
+inline constexpr int kActions = game::kNumActions;
+inline constexpr int kContext = encoder::kContextSize;  // encoder::score_context()
 inline constexpr int kOpponents = 3;
 
 struct Rollout {

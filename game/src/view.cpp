@@ -204,6 +204,10 @@ void PlayerView::on_tsumo(const Event& e) {
   --live_left_;
   const bool rinshan = rinshan_next_[at(e.actor)];
   rinshan_next_[at(e.actor)] = false;
+  // A kan ends every ippatsu only once it completes, at its rinshan draw: a kakan robbed by
+  // chankan never completes, so the riichi player who robs it keeps ippatsu (Tenhou pays
+  // riichi + ippatsu + chankan). The riichi player's own kan ends its ippatsu too.
+  if (rinshan) ippatsu_.fill(false);
   phase_ = Phase::idle;
   if (e.actor != me_) return;
   if (e.pai.is_unknown()) bad(e, "own draw is hidden");
@@ -306,8 +310,7 @@ void PlayerView::on_kakan(const Event& e) {
   ++kans_by_seat_[at(e.actor)];
   rinshan_next_[at(e.actor)] = true;
   no_calls_ = false;
-  ippatsu_.fill(false);
-  phase_ = Phase::idle;
+  phase_ = Phase::idle;  // ippatsu ends at the rinshan draw (on_tsumo), if nobody robs the tile
   if (e.actor == me_) {
     remove_own(e.pai, e);
     for (int i = 0; i < hand_.num_melds; ++i) {
@@ -332,8 +335,7 @@ void PlayerView::on_ankan(const Event& e) {
   ++kans_by_seat_[at(e.actor)];
   rinshan_next_[at(e.actor)] = true;
   no_calls_ = false;
-  ippatsu_.fill(false);
-  phase_ = Phase::idle;
+  phase_ = Phase::idle;  // ippatsu ends at the rinshan draw (on_tsumo), as for a kakan
   if (e.actor == me_) {
     if (drawn_.is_unknown()) bad(e, "ankan without a draw");
     for (Pai p : e.consumed) remove_own(p, e);

@@ -160,31 +160,73 @@ int rank_permutation_index(const std::array<int, kNumSeats>& r) {
   return index;
 }
 
+namespace {
+
+bool renchan_of(const KyokuOutcome& outcome) {
+  return outcome.abortive || outcome.dealer_won || (outcome.exhaustive && outcome.dealer_tenpai);
+}
+
+bool dealer_top(const GameProgress& before, const Scores& scores_after, const TableRules& rules) {
+  const Seat oya = before.oya();
+  return ranks(scores_after)[at(oya)] == 0 && scores_after[at(oya)] >= rules.target_score;
+}
+
+}  // namespace
+
+std::string_view to_string(GameEnd e) {
+  switch (e) {
+    case GameEnd::none: return "none (the game goes on)";
+    case GameEnd::tobi: return "tobi (a score below 0)";
+    case GameEnd::one_kyoku: return "one kyoku (the rules play a single kyoku)";
+    case GameEnd::agari_yame: return "agari_yame (all-last: the dealer won and is top with >= target_score)";
+    case GameEnd::tenpai_yame:
+      return "tenpai_yame (all-last: the dealer is tenpai at the exhaustive draw and top with >= target_score)";
+    case GameEnd::target_reached: return "target_score reached (all-last or extension, no renchan)";
+    case GameEnd::final_round: return "final round (the last kyoku the rules have)";
+  }
+  return "?";
+}
+
+GameEnd game_end(const GameProgress& before, const KyokuOutcome& outcome, const Scores& scores_after,
+                 const TableRules& rules) {
+  if (rules.tobi)
+    for (std::int32_t s : scores_after)
+      if (s < 0) return GameEnd::tobi;
+  if (rules.length == GameLength::one_kyoku) return GameEnd::one_kyoku;
+  if (before.round < rules.last_round()) return GameEnd::none;
+  const bool top = dealer_top(before, scores_after, rules);
+  if (renchan_of(outcome)) {
+    if (rules.agari_yame && outcome.dealer_won && top) return GameEnd::agari_yame;
+    if (rules.tenpai_yame && outcome.exhaustive && !outcome.win && outcome.dealer_tenpai && top) return GameEnd::tenpai_yame;
+    return GameEnd::none;
+  }
+  if (before.round >= rules.final_round()) return GameEnd::final_round;
+  for (std::int32_t s : scores_after)
+    if (s >= rules.target_score) return GameEnd::target_reached;
+  return GameEnd::none;
+}
+
+std::string why_game_goes_on(const GameProgress& before, const KyokuOutcome& outcome, const Scores& scores_after,
+                             const TableRules& rules) {
+  if (before.round < rules.last_round()) return "not yet all-last";
+  const std::string target = std::to_string(rules.target_score);
+  if (renchan_of(outcome)) {
+    if (outcome.abortive) return "the dealer's renchan after an abortive draw";
+    if (!dealer_top(before, scores_after, rules))
+      return "the dealer's renchan: the dealer is not top with >= " + target;
+    return outcome.dealer_won ? "the dealer's renchan: agari_yame is off" : "the dealer's renchan: tenpai_yame is off";
+  }
+  return "nobody has >= " + target + " (extension round)";
+}
+
 std::optional<GameProgress> next_kyoku(const GameProgress& before, const KyokuOutcome& outcome,
                                        const Scores& scores_after, int kyotaku_after, const TableRules& rules) {
+  if (game_end(before, outcome, scores_after, rules) != GameEnd::none) return std::nullopt;
   GameProgress next = before;
   next.scores = scores_after;
   next.kyotaku = kyotaku_after;
-  const bool renchan = outcome.abortive || outcome.dealer_won || (outcome.exhaustive && outcome.dealer_tenpai);
   next.honba = (outcome.win && !outcome.dealer_won) ? 0 : before.honba + 1;
-  if (!renchan) ++next.round;
-
-  if (rules.tobi)
-    for (std::int32_t s : scores_after)
-      if (s < 0) return std::nullopt;
-  if (rules.length == GameLength::one_kyoku) return std::nullopt;
-  if (before.round < rules.last_round()) return next;
-
-  const Seat oya = before.oya();
-  const bool dealer_top = ranks(scores_after)[at(oya)] == 0 && scores_after[at(oya)] >= rules.target_score;
-  if (renchan) {
-    if (rules.agari_yame && outcome.dealer_won && dealer_top) return std::nullopt;
-    if (rules.tenpai_yame && outcome.exhaustive && !outcome.win && outcome.dealer_tenpai && dealer_top) return std::nullopt;
-    return next;
-  }
-  if (before.round >= rules.final_round()) return std::nullopt;
-  for (std::int32_t s : scores_after)
-    if (s >= rules.target_score) return std::nullopt;
+  if (!renchan_of(outcome)) ++next.round;
   return next;
 }
 

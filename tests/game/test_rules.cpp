@@ -23,7 +23,7 @@ const std::string kTenhouText = R"({
   },
   "table": {
     "length": "hanchan", "start_score": 25000, "target_score": 30000, "extension": true,
-    "tobi": true, "agari_yame": true, "tenpai_yame": false, "triple_ron_draw": true,
+    "tobi": true, "agari_yame": true, "tenpai_yame": true, "triple_ron_draw": true,
     "kokushi_ankan_chankan": false, "pao": true, "sticks_to_top": true, "oka": 20000,
     "uma_train": [3, 1, -1, -3], "uma_eval": [90, 45, 0, -135]
   }
@@ -59,7 +59,7 @@ TEST(Rules, TenhouIsTheSpecsTable) {
   EXPECT_TRUE(t.extension);         // West round when nobody reached 30,000
   EXPECT_TRUE(t.tobi);
   EXPECT_TRUE(t.agari_yame);
-  EXPECT_FALSE(t.tenpai_yame);      // no tenpai-yame under Tenhou
+  EXPECT_TRUE(t.tenpai_yame);       // the all-last dealer tenpai and top with >= 30,000 ends it
   EXPECT_TRUE(t.triple_ron_draw);   // sanchahou
   EXPECT_FALSE(t.kokushi_ankan_chankan);
   EXPECT_TRUE(t.pao);
@@ -94,7 +94,7 @@ TEST(Rules, TenhouAndMahjongSoulDifferWhereTheSpecSays) {
   EXPECT_FALSE(t.scoring.double_kokushi_13 || t.scoring.double_suuankou_tanki || t.scoring.double_junsei_chuuren ||
                t.scoring.double_daisuushii);
   EXPECT_EQ(t.scoring.double_wind_pair_fu, 4);
-  // Mahjong Soul: double yakuman, triple ron pays all, kokushi robs an ankan, tenpai-yame, its uma.
+  // Mahjong Soul: double yakuman, triple ron pays all, kokushi robs an ankan, its uma.
   EXPECT_TRUE(m.scoring.double_kokushi_13 && m.scoring.double_suuankou_tanki && m.scoring.double_junsei_chuuren &&
               m.scoring.double_daisuushii);
   EXPECT_FALSE(m.triple_ron_draw);
@@ -107,7 +107,6 @@ TEST(Rules, TenhouAndMahjongSoulDifferWhereTheSpecSays) {
   rest.scoring.double_junsei_chuuren = rest.scoring.double_daisuushii = false;
   rest.triple_ron_draw = true;
   rest.kokushi_ankan_chankan = false;
-  rest.tenpai_yame = false;
   rest.uma_eval = t.uma_eval;
   EXPECT_TRUE(rest == t);  // and nothing else differs
 }

@@ -16,6 +16,8 @@
 
 #include <array>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "hydra/game/event.hpp"
 #include "hydra/game/score.hpp"
@@ -58,8 +60,28 @@ struct KyokuOutcome {
   bool abortive = false;     // kyuushu, suufon renda, suucha riichi, suukaikan, sanchahou
 };
 
-// The kyoku after this one, or nullopt when the game is over. `after` holds the scores and
-// sticks after the kyoku's payments.
+// Why a game ends after a kyoku (`none`: it goes on).
+enum class GameEnd : std::uint8_t {
+  none,
+  tobi,            // a score below 0
+  one_kyoku,       // the rules play a single kyoku
+  agari_yame,      // all-last: the dealer won and is top with >= target_score
+  tenpai_yame,     // all-last: the dealer tenpai at the exhaustive draw and top with >= target_score
+  target_reached,  // all-last or the extension without renchan: someone has >= target_score
+  final_round,     // the last kyoku the rules have (South 4 without extension, West 4 with)
+};
+// "tenpai_yame (all-last: the dealer is tenpai at the exhaustive draw and top with >= target_score)", ...
+std::string_view to_string(GameEnd e);
+
+// The rules' decision after a kyoku: why the game ends there, or GameEnd::none.
+GameEnd game_end(const GameProgress& before, const KyokuOutcome& outcome, const Scores& scores_after,
+                 const TableRules& rules);
+// Why the game goes on after a kyoku whose game_end() is none, in words (for the replay checker).
+std::string why_game_goes_on(const GameProgress& before, const KyokuOutcome& outcome, const Scores& scores_after,
+                             const TableRules& rules);
+
+// The kyoku after this one, or nullopt when the game is over (game_end() names why). `after`
+// holds the scores and sticks after the kyoku's payments.
 std::optional<GameProgress> next_kyoku(const GameProgress& before, const KyokuOutcome& outcome,
                                        const Scores& scores_after, int kyotaku_after, const TableRules& rules);
 

@@ -1,5 +1,7 @@
 #include "hydra/game/event.hpp"
 
+#include <utility>
+
 #include "hydra/common/error.hpp"
 
 namespace hydra::game {
@@ -38,6 +40,22 @@ std::string_view to_string(RyukyokuReason r) { return kReasonNames.at(static_cas
 RyukyokuReason parse_ryukyoku_reason(std::string_view name) {
   // "unknown" is our placeholder for an absent reason, never a spelling in a log.
   if (name == "unknown") throw Error("unknown ryukyoku reason 'unknown'");
+  // RiichiEnv's mjai logs (0.4.11, riichienv-core's _trigger_ryukyoku and check_abortive_draw)
+  // spell the reasons their own way; "sanchaho" and "nagashimangan" are spelled as above.
+  static constexpr std::array<std::pair<std::string_view, RyukyokuReason>, 5> kRiichiEnvNames = {{
+      {"exhaustive_draw", RyukyokuReason::fanpai},
+      {"kyushu_kyuhai", RyukyokuReason::kyushukyuhai},
+      {"suucha_riichi", RyukyokuReason::suchareach},
+      {"sufuurenta", RyukyokuReason::sufonrenta},
+      {"suukansansen", RyukyokuReason::sukaikan},
+  }};
+  for (const auto& [spelling, reason] : kRiichiEnvNames)
+    if (name == spelling) return reason;
+  // RiichiEnv ends a kyoku this way when a player's action was illegal, with a chombo-like
+  // payment: a host's penalty, not a rule of the game, so the game cannot be replayed.
+  if (name.starts_with("Error: Illegal Action by Player "))
+    throw Error("ryukyoku reason '" + std::string(name) +
+                "': an error draw (the host's penalty for an illegal action), not a way a kyoku ends under the rules");
   return parse_name<RyukyokuReason>(kReasonNames, name, "ryukyoku reason");
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "hydra/data/game_log.hpp"
+#include "hydra/game/kyoku.hpp"
 
 namespace hydra::data {
 namespace {
@@ -62,6 +63,16 @@ Scores start_scores(const GameLog& log, const std::vector<std::uint8_t>& given) 
   return {kStartScore, kStartScore, kStartScore, kStartScore};
 }
 
+// Final scores without the log's word for them: riichi sticks left on the table go to the top
+// player (ties: the seat nearer the first dealer), as every rules preset says (sticks_to_top);
+// the replay checker recomputes them under the rules it checks with.
+Scores sticks_to_top(Scores s, int sticks) {
+  const auto rank = game::ranks(s);
+  for (int p = 0; p < game::kNumSeats; ++p)
+    if (rank[static_cast<std::size_t>(p)] == 0) s[static_cast<std::size_t>(p)] += kRiichiStick * sticks;
+  return s;
+}
+
 // Moves `dora` events to Tenhou's place relative to the kan that revealed them.
 void order_dora(std::vector<Event>& ev) {
   for (std::size_t i = 1; i < ev.size(); ++i) {
@@ -76,6 +87,29 @@ void order_dora(std::vector<Event>& ev) {
                (ev[i - 3].type == EventType::daiminkan || ev[i - 3].type == EventType::kakan)) {
       std::swap(ev[i], ev[i - 1]);  // revealed after the discard -> before it
     }
+  }
+}
+
+// Mortal's and RiichiEnv's hora carry no `pai`: the winning tile is the tile the win takes, that
+// is the winner's own draw for a tsumo, else the discarder's last discard or the kakan tile it
+// robs (an ankan for a kokushi where the rules allow it).
+template <class Fail>
+void fill_winning_tiles(std::vector<Event>& ev, const Fail& fail) {
+  std::size_t last = ev.size();  // the last tsumo, dahai, kakan or ankan
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    Event& e = ev[i];
+    const EventType t = e.type;
+    if (t == EventType::tsumo || t == EventType::dahai || t == EventType::kakan || t == EventType::ankan) last = i;
+    if (t == EventType::start_kyoku) last = ev.size();
+    if (t != EventType::hora || !e.pai.is_unknown()) continue;
+    const bool tsumo = e.actor == e.target;
+    if (last == ev.size() || ev[last].actor != e.target ||
+        (tsumo ? ev[last].type != EventType::tsumo : ev[last].type == EventType::tsumo))
+      throw fail(i, std::string("no field 'pai' and no ") + (tsumo ? "draw of the winner" : "discard or kan of the target") +
+                        " just before it to take the winning tile from");
+    const Event& from = ev[last];
+    e.pai = from.type == EventType::ankan ? game::Pai(from.consumed[0].type()) : from.pai;
+    if (e.pai.is_unknown()) throw fail(i, "no field 'pai', and the tile it wins on is hidden ('?')");
   }
 }
 
@@ -102,6 +136,8 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
     if (e.type == EventType::dahai && i > 0 && (ev[i - 1].type == EventType::chi || ev[i - 1].type == EventType::pon))
       e.tsumogiri = false;
   }
+
+  fill_winning_tiles(ev, fail);
 
   const Scores start = start_scores(log, given);
   Scores running = start;
@@ -158,6 +194,11 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
         sticks_only = sticks_only && d == kRiichiStick * sticks;
       }
       if (seats == 1 && sticks_only) running = e.scores;
+    }
+    if (e.type == EventType::end_game && !(g & kGivenScores)) {
+      log.final_scores_recorded = false;
+      // A log that stops anywhere (no recorded end) has no final scores: its last standing stays.
+      if (sticks > 0 && log.end_recorded) running = sticks_to_top(running, sticks);
     }
     if (e.type == EventType::start_kyoku || e.type == EventType::end_game || pays(e.type)) {
       if ((g & kGivenScores) && e.scores != running) {

@@ -87,6 +87,11 @@ int value_with_kiriage_flipped(const game::WinResult& r, const game::ScoringRule
   return base == r.base ? 0 : game::points_of(base, dealer, tsumo);
 }
 
+std::string kyoku_name(game::TileType bakaze, int kyoku, int honba) {
+  return std::string(game::wind_name(bakaze)) + std::to_string(kyoku) + "-" + std::to_string(honba);
+}
+std::string kyoku_name(const game::GameProgress& p) { return kyoku_name(p.bakaze(), p.kyoku(), p.honba); }
+
 bool starts_game(const Event& k, const game::TableRules&) {
   return k.bakaze == game::TileType(27) && k.kyoku == 1 && k.honba == 0 && k.kyotaku == 0;
 }
@@ -97,7 +102,9 @@ class Checker {
       : log_(log), rules_(rules), name_(name),
         views_{PlayerView(Seat(0), rules), PlayerView(Seat(1), rules), PlayerView(Seat(2), rules), PlayerView(Seat(3), rules)} {
     for (game::GameLength len : game_lengths(log, rules)) {
-      Track t{rules, game::GameProgress::start(rules), false};
+      Track t;
+      t.rules = rules;
+      t.progress = game::GameProgress::start(rules);
       t.rules.length = len;
       if (len != rules.length) t.rules.name += len == game::GameLength::tonpuusen ? " (tonpuusen)" : " (hanchan)";
       tracks_.push_back(t);
@@ -152,6 +159,7 @@ class Checker {
         scores_ = game::GameProgress::start(rules_).scores;
         if (const Event* first = first_kyoku(log_); first && !starts_game(*first, rules_)) {
           // A fragment: the first kyoku's state is taken as given.
+          fragment_ = true;
           scores_ = first->scores;
           kyotaku_ = first->kyotaku;
           for (Track& t : tracks_) {
@@ -228,16 +236,15 @@ class Checker {
   void start_kyoku(const Event& e, ReplayReport& report) {
     expect(started_, "start_kyoku before start_game");
     expect(!in_kyoku_, "start_kyoku inside a kyoku");
-    auto kyoku_name = [](game::TileType bakaze, int kyoku, int honba) {
-      return std::string(game::wind_name(bakaze)) + std::to_string(kyoku) + "-" + std::to_string(honba);
-    };
     std::string first_why;
     std::vector<Track> alive;
     for (const Track& t : tracks_) {
       const game::GameProgress& p = t.progress;
       std::string why;
       if (t.over)
-        why = "start_kyoku after the game should have ended (" + t.rules.name + ")";
+        why = "start_kyoku after the game should have ended (" + t.rules.name + "): kyoku " +
+              kyoku_name(e.bakaze, e.kyoku, e.honba) + " is played, but the game ends after " + kyoku_name(t.last) + ": " +
+              std::string(game::to_string(t.end));
       else if (!(e.bakaze == p.bakaze() && e.kyoku == p.kyoku() && e.honba == p.honba && e.oya == p.oya()))
         why = "kyoku " + kyoku_name(e.bakaze, e.kyoku, e.honba) + " oya " + std::to_string(e.oya.index()) + ", expected " +
               kyoku_name(p.bakaze(), p.kyoku(), p.honba) + " oya " + std::to_string(p.oya().index()) + " (" + t.rules.name + ")";
@@ -250,6 +257,7 @@ class Checker {
     expect(e.scores == scores_, "start scores " + scores_text(e.scores) + ", expected " + scores_text(scores_));
     in_kyoku_ = true;
     kyoku_over_ = false;
+    ++kyoku_count_;
     outcome_ = {};
     drawer_ = e.oya;
     awaiting_ = Seat::none();
@@ -379,41 +387,53 @@ class Checker {
     expect(in_kyoku_ && kyoku_over_, "end_kyoku before the kyoku ended");
     in_kyoku_ = false;
     for (Track& t : tracks_) {
-      const auto next = game::next_kyoku(t.progress, outcome_, scores_, kyotaku_, t.rules);
-      if (next) t.progress = *next;
-      t.over = !next;
+      t.last = t.progress;
+      t.end = game::game_end(t.progress, outcome_, scores_, t.rules);
+      t.over = t.end != game::GameEnd::none;
+      if (t.over) continue;
+      t.why_on = game::why_game_goes_on(t.progress, outcome_, scores_, t.rules);
+      t.progress = *game::next_kyoku(t.progress, outcome_, scores_, kyotaku_, t.rules);
     }
   }
 
+  // A log whose end_game the source recorded must end exactly where the rules end the game
+  // (stopping early fails here, going on fails at the next start_kyoku). Logs partial by
+  // construction may stop anywhere: no recorded end (tenhou.net/6 without its result), a single
+  // kyoku, or a fragment that starts mid-game.
   void end_game(const Event& e) {
     expect(started_ && !in_kyoku_, "end_game inside a kyoku");
-    const Track* done = nullptr;
-    const Track* going_on = nullptr;
-    for (const Track& t : tracks_) {
-      if (!t.over && !going_on) going_on = &t;
-      if (t.over && (!done || e.scores == game::final_scores(scores_, kyotaku_, t.rules))) done = &t;
-    }
-    const bool done_matches = done && e.scores == game::final_scores(scores_, kyotaku_, done->rules);
-    const Track& t0 = going_on ? *going_on : tracks_.front();
     ended_ = true;
-    if (!done || (!done_matches && going_on)) {
-      // Logs of single kyoku (tenhou.net/6 fixtures) stop before the rules end the game: the
-      // kyoku are checked, the end of the game can not be.
-      // Such logs record no final result either, so there are no final scores to check.
-      partial_ = "partial game: ends before " + std::string(game::wind_name(t0.progress.bakaze())) +
-                 std::to_string(t0.progress.kyoku()) + "-" + std::to_string(t0.progress.honba) + ", where " +
-                 t0.rules.name + " would go on";
+    const Track* done = nullptr;
+    for (const Track& t : tracks_)
+      if (t.over && (!done || e.scores == game::final_scores(scores_, kyotaku_, t.rules))) done = &t;
+    if (done) {
+      // Final scores the log does not give were filled in by the reader; the rules decide them.
+      if (!log_.final_scores_recorded) return;
+      const Scores final = game::final_scores(scores_, kyotaku_, done->rules);
+      expect(e.scores == final, "final scores " + scores_text(e.scores) + ", expected " + scores_text(final) + " (" +
+                                    done->rules.name + ")");
       return;
     }
-    const Scores final = game::final_scores(scores_, kyotaku_, done->rules);
-    expect(e.scores == final, "final scores " + scores_text(e.scores) + ", expected " + scores_text(final));
+    const Track& t = tracks_.front();
+    const std::string where = kyoku_count_ == 0 ? "the log has no kyoku"
+                                                : "the log ends after " + kyoku_name(t.last) + ", but under the rules '" +
+                                                      t.rules.name + "' the game goes on to " + kyoku_name(t.progress) +
+                                                      " (" + t.why_on + ")";
+    if (!log_.end_recorded || kyoku_count_ <= 1 || fragment_) {
+      partial_ = "partial game: " + where;
+      return;
+    }
+    fail("game ends too early: " + where);
   }
 
   // One candidate game length: the log may not say whether it was a hanchan or a tonpuusen.
   struct Track {
     game::TableRules rules;
-    game::GameProgress progress;
+    game::GameProgress progress;  // the next kyoku (when not over)
     bool over = false;
+    game::GameProgress last;      // the kyoku that ended last
+    game::GameEnd end = game::GameEnd::none;  // why the game ended after it
+    std::string why_on;           // why it went on after it
   };
 
   const GameLog& log_;
@@ -422,6 +442,8 @@ class Checker {
   std::array<PlayerView, game::kNumSeats> views_;
   std::size_t i_ = 0;
   bool started_ = false, in_kyoku_ = false, kyoku_over_ = false, ended_ = false;
+  bool fragment_ = false;  // starts mid-game: its start scores were taken as given
+  int kyoku_count_ = 0;
   std::string partial_;
   std::vector<Track> tracks_;
   Scores scores_{};

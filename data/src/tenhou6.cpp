@@ -160,6 +160,7 @@ GameLog parse_tenhou6(std::string_view json_text, const std::string& name) {
   log.events.push_back(start);
   given.push_back(kGivenAll);
   int kyoku_no = 0;
+  const json* result = nullptr;  // "sc": final scores and points, when the file has the game's end
   for (const json& obj : objects) {
     if (!obj.is_object() || !obj.contains("log") || !obj["log"].is_array())
       throw Error(name + ": not a tenhou.net/6 log (no \"log\" list)");
@@ -169,6 +170,7 @@ GameLog parse_tenhou6(std::string_view json_text, const std::string& name) {
         if (obj["name"][p].is_string()) log.names[p] = obj["name"][p].get<std::string>();
     if (kyoku_no == 0 && obj.contains("ref") && obj["ref"].is_string())
       log.uri = "http://tenhou.net/0/?log=" + obj["ref"].get<std::string>() + "&tw=0";
+    if (obj.contains("sc")) result = &obj["sc"];
     for (const json& k : obj["log"]) {
       const std::string where = name + ": kyoku " + std::to_string(++kyoku_no);
       const Kyoku kyoku = parse_kyoku(k, where);
@@ -191,8 +193,20 @@ GameLog parse_tenhou6(std::string_view json_text, const std::string& name) {
   }
   game::Event end;
   end.type = game::EventType::end_game;
+  // Without "sc" the file does not say where the game ended (single kyoku, editor fixtures).
+  log.end_recorded = result != nullptr;
+  if (result) {
+    if (!result->is_array() || result->size() != 2 * game::kNumSeats)
+      throw Error(name + ": field 'sc' must hold 4 scores and 4 final points");
+    for (std::size_t p = 0; p < game::kNumSeats; ++p) {
+      const json& x = (*result)[2 * p];
+      if (!x.is_number_integer() || x.get<std::int64_t>() < -10'000'000 || x.get<std::int64_t>() > 10'000'000)
+        throw Error(name + ": field 'sc': score " + std::to_string(p) + " is not an integer in -10000000..10000000");
+      end.scores[p] = x.get<std::int32_t>();
+    }
+  }
   log.events.push_back(end);
-  given.push_back(0);
+  given.push_back(result ? kGivenScores : 0);
   normalize(log, given, [&](std::size_t i) { return name + ": event " + std::to_string(i); });
   return log;
 }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/text_file.hpp"
@@ -78,6 +79,8 @@ TEST(Mjai, MortalDialectIsNormalised) {
   EXPECT_EQ(log.events[8].scores, (game::Scores{24000, 25000, 25000, 25000}));
   EXPECT_EQ(log.events[11].scores, (game::Scores{27900, 22100, 25000, 25000}));
   EXPECT_EQ(log.events[11].ura_markers.size(), 1);
+  // Mortal's hora has no pai: the winning tile is the discard it takes.
+  EXPECT_EQ(log.events[11].pai, game::parse_mjai("9m"));
   EXPECT_EQ(log.events[16].scores, (game::Scores{29400, 20600, 26500, 23500}));
 }
 
@@ -111,6 +114,40 @@ TEST(Mjai, OpenKanDoraMovesToTenhouOrder) {
     EXPECT_EQ(log.events[6].type, EventType::dora);
     EXPECT_EQ(log.events[7].type, EventType::dahai);
   }
+}
+
+// Mortal and RiichiEnv write hora without pai: a ron wins on the target's discard (or robbed
+// kakan tile), a tsumo on the winner's own draw; a hora with no such tile names the line. RiichiEnv's ryukyoku
+// reasons read as the Tenhou ones; its error draws (a host's penalty) are refused naming it.
+TEST(Mjai, HoraWithoutPaiAndRiichiEnvReasons) {
+  TempDir tmp;
+  const std::string game = kMortalGame;
+  const std::string ron = R"({"type":"hora","actor":0,"target":1,"deltas":[3900,-2900,0,0],"ura_markers":["S"]})";
+  std::string wrong = game;
+  wrong.replace(wrong.find(ron), ron.size(), R"({"type":"hora","actor":0,"target":2,"deltas":[3900,0,-2900,0],"ura_markers":["S"]})");
+  write(tmp / "wrong.json", wrong);
+  const std::string err = error_of(tmp / "wrong.json");
+  EXPECT_NE(err.find("wrong.json:12: hora: no field 'pai' and no discard or kan of the target just before it"), std::string::npos)
+      << err;
+
+  const std::string draw = R"({"type":"ryukyoku","deltas")";
+  std::string riichienv = game;
+  riichienv.replace(riichienv.find(draw), draw.size(), R"({"type":"ryukyoku","reason":"exhaustive_draw","deltas")");
+  write(tmp / "re.json", riichienv);
+  EXPECT_EQ(read_mjai(tmp / "re.json").events[14].reason, game::RyukyokuReason::fanpai);
+  for (const auto& [name, reason] : std::map<std::string, game::RyukyokuReason>{
+           {"kyushu_kyuhai", game::RyukyokuReason::kyushukyuhai}, {"suucha_riichi", game::RyukyokuReason::suchareach},
+           {"sufuurenta", game::RyukyokuReason::sufonrenta}, {"suukansansen", game::RyukyokuReason::sukaikan},
+           {"sanchaho", game::RyukyokuReason::sanchaho}, {"nagashimangan", game::RyukyokuReason::nagashimangan}})
+    EXPECT_EQ(game::parse_ryukyoku_reason(name), reason) << name;
+  std::string error_draw = game;
+  error_draw.replace(error_draw.find(draw), draw.size(),
+                     R"({"type":"ryukyoku","reason":"Error: Illegal Action by Player 2","deltas")");
+  write(tmp / "penalty.json", error_draw);
+  const std::string penalty = error_of(tmp / "penalty.json");
+  EXPECT_NE(penalty.find("penalty.json:15: field 'reason': ryukyoku reason 'Error: Illegal Action by Player 2': an error draw"),
+            std::string::npos)
+      << penalty;
 }
 
 TEST(Mjai, InconsistentScoresNameTheLine) {

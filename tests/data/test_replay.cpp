@@ -5,17 +5,23 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "hydra/data/convert.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/replay.hpp"
 #include "hydra/data/text_file.hpp"
+#include "hydra/game/agent.hpp"
+#include "hydra/game/runner.hpp"
 #include "testdata.hpp"
 
 namespace hydra::data {
@@ -115,6 +121,185 @@ TEST(Replay, OtherRulesAreRefusedNamingTheRule) {
     EXPECT_EQ(r.message.find("unsupported rule") != std::string::npos, r.status == ReplayStatus::skipped) << r.message;
   }
   EXPECT_EQ(files, 12);
+}
+
+// The end of the game is checked: a log whose source records its end must end exactly where the
+// rules end it. Real games, cut or checked under rules that end them elsewhere.
+GameLog without_kyoku_from(GameLog log, int first_dropped) {
+  int k = 0;
+  std::size_t cut = log.events.size(), end = log.events.size() - 1;
+  for (std::size_t i = 0; i < log.events.size(); ++i)
+    if (log.events[i].type == game::EventType::start_kyoku && k++ == first_dropped) cut = i;
+  log.events.erase(log.events.begin() + static_cast<std::ptrdiff_t>(cut), log.events.begin() + static_cast<std::ptrdiff_t>(end));
+  return log;
+}
+
+TEST(ReplayGameEnd, ALogThatStopsBeforeTheRulesEndTheGameFails) {
+  // South 4: the dealer wins and is top with 38,900: agari-yame ends the game there.
+  HYDRA_REQUIRE_TESTDATA(file, "mjai/2010081709gm-00a9-0000-fe3371ad.json.gz");
+  const GameLog log = read_mjai(file);
+  EXPECT_EQ(check_game(log, tenhou(), "g").status, ReplayStatus::pass);
+  int kyoku = 0;
+  for (const auto& e : log.events) kyoku += e.type == game::EventType::start_kyoku;
+  const ReplayReport early = check_game(without_kyoku_from(log, kyoku - 1), tenhou(), "g");
+  EXPECT_EQ(early.status, ReplayStatus::fail);
+  EXPECT_NE(early.message.find("game ends too early: the log ends after S3-1, but under the rules 'tenhou' the game goes on "
+                               "to S4-0 (not yet all-last)"),
+            std::string::npos)
+      << early.message;
+  game::TableRules no_yame = tenhou();
+  no_yame.name = "no-agari-yame";
+  no_yame.agari_yame = false;
+  const ReplayReport yame = check_game(log, no_yame, "g");
+  EXPECT_EQ(yame.status, ReplayStatus::fail);
+  EXPECT_NE(yame.message.find("the game goes on to S4-1 (the dealer's renchan: agari_yame is off)"), std::string::npos)
+      << yame.message;
+}
+
+TEST(ReplayGameEnd, ALogThatGoesOnAfterTheRulesEndTheGameFails) {
+  // A real game that went into the West round, checked under rules without the extension.
+  HYDRA_REQUIRE_TESTDATA(file, "mjai/2020060723gm-00a9-0000-58807e27.json.gz");
+  const GameLog log = read_mjai(file);
+  EXPECT_EQ(check_game(log, tenhou(), "g").status, ReplayStatus::pass);
+  game::TableRules no_west = tenhou();
+  no_west.name = "no-west";
+  no_west.extension = false;
+  const ReplayReport late = check_game(log, no_west, "g");
+  EXPECT_EQ(late.status, ReplayStatus::fail);
+  EXPECT_NE(late.message.find("start_kyoku after the game should have ended (no-west): kyoku W1-"), std::string::npos) << late.message;
+  EXPECT_NE(late.message.find(": final round (the last kyoku the rules have)"), std::string::npos) << late.message;
+}
+
+// Only logs partial by construction may stop anywhere: a single kyoku, or a tenhou.net/6 file
+// without its final result.
+TEST(ReplayGameEnd, PartialByConstructionIsReportedAsPartial) {
+  HYDRA_REQUIRE_TESTDATA(file, "mjai/2010081709gm-00a9-0000-fe3371ad.json.gz");
+  const ReplayReport one = check_game(without_kyoku_from(read_mjai(file), 1), tenhou(), "g");
+  EXPECT_EQ(one.status, ReplayStatus::pass) << one.message;
+  EXPECT_NE(one.message.find("partial game: the log ends after E1-0, but under the rules 'tenhou' the game goes on"),
+            std::string::npos)
+      << one.message;
+  HYDRA_REQUIRE_TESTDATA(fixture, "tenhou6/reviewer_chankan.json");
+  const ReplayReport r = check_file(fixture, tenhou());
+  EXPECT_EQ(r.status, ReplayStatus::pass) << r.message;
+  EXPECT_NE(r.message.find("partial game"), std::string::npos) << r.message;
+}
+
+// The first seeded random-play game (tenhou rules, random agents in every seat) for which
+// `found` holds, among the first `limit`.
+std::optional<game::GameResult> first_game(const game::TableRules& rules, int limit,
+                                           const std::function<bool(const game::GameResult&)>& found) {
+  std::array<game::RandomAgent, game::kNumSeats> agents;
+  for (int i = 0; i < limit; ++i) {
+    game::GameResult r = game::play_game(rules, game::game_key(game::MasterSeed{2026}, static_cast<std::uint64_t>(i)),
+                                         {&agents[0], &agents[1], &agents[2], &agents[3]});
+    if (found(r)) return r;
+  }
+  return std::nullopt;
+}
+
+GameLog log_of(const game::GameResult& r) {
+  GameLog log;
+  log.names = {"a", "b", "c", "d"};
+  log.events = r.events;
+  return log;
+}
+
+// Games played with tenpai-yame off go on where Tenhou ends them; under the tenhou rules the
+// check names the kyoku and tenpai_yame.
+TEST(ReplayGameEnd, TenpaiYameIsChecked) {
+  game::TableRules old_rules = tenhou();
+  old_rules.name = "tenhou-without-tenpai-yame";
+  old_rules.tenpai_yame = false;
+  const auto game = first_game(old_rules, 20000, [](const game::GameResult& r) {
+    return check_game(log_of(r), tenhou(), "g").message.find("tenpai_yame") != std::string::npos;
+  });
+  ASSERT_TRUE(game.has_value()) << "no random game went on past a tenpai-yame end";
+  EXPECT_EQ(check_game(log_of(*game), old_rules, "g").status, ReplayStatus::pass);
+  const ReplayReport r = check_game(log_of(*game), tenhou(), "g");
+  EXPECT_EQ(r.status, ReplayStatus::fail);
+  EXPECT_NE(r.message.find("start_kyoku after the game should have ended (tenhou): kyoku "), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find(": tenpai_yame (all-last: the dealer is tenpai at the exhaustive draw and top with >= "
+                           "target_score)"),
+            std::string::npos)
+      << r.message;
+}
+
+// RiichiEnv's (0.4.11) and Mortal's mjai dialect: hora without `pai`, RiichiEnv's ryukyoku
+// reasons, end_game without scores, hora/ryukyoku with deltas only.
+std::string riichienv_dialect(const GameLog& log) {
+  std::string out;
+  std::istringstream in(to_mjai_text(log));
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    const std::string type = j["type"];
+    if (type == "hora")
+      for (const char* k : {"pai", "scores", "hora_tehais", "yakus", "fu", "fan", "hora_points"}) j.erase(k);
+    if (type == "ryukyoku") {
+      for (const char* k : {"scores", "tenpais", "tehais"}) j.erase(k);
+      const std::map<std::string, std::string> names = {{"fanpai", "exhaustive_draw"},       {"kyushukyuhai", "kyushu_kyuhai"},
+                                                        {"suchareach", "suucha_riichi"},     {"sufonrenta", "sufuurenta"},
+                                                        {"sukaikan", "suukansansen"},        {"nagashimangan", "nagashimangan"},
+                                                        {"sanchaho", "sanchaho"}};
+      j["reason"] = names.at(j["reason"].get<std::string>());
+    }
+    if (type == "reach_accepted")
+      for (const char* k : {"deltas", "scores"}) j.erase(k);
+    if (type == "end_game") j.erase("scores");
+    out += j.dump() + "\n";
+  }
+  return out;
+}
+
+// A game that ends with riichi sticks on the table, written in RiichiEnv's dialect: every hora's
+// winning tile and every ryukyoku reason read back as the table wrote them, the final scores give
+// the sticks to the top player (by hand: the running scores plus 1,000 per stick on that seat),
+// and the whole game passes the check.
+TEST(ReplayDialects, RiichiEnvLogsReadAndPass) {
+  const auto game = first_game(tenhou(), 20000, [](const game::GameResult& r) {
+    int sticks = 0;
+    for (const auto& e : r.events) {
+      if (e.type == game::EventType::reach_accepted) ++sticks;
+      if (e.type == game::EventType::hora) sticks = 0;
+    }
+    return sticks > 0;
+  });
+  ASSERT_TRUE(game.has_value()) << "no random game ended with sticks on the table";
+  const GameLog original = log_of(*game);
+  const fs::path file = fs::temp_directory_path() / ("hydra_riichienv_" + std::to_string(::getpid()) + ".mjson");
+  std::ofstream(file, std::ios::binary) << riichienv_dialect(original);
+  const GameLog read = read_mjai(file);
+  const ReplayReport r = check_file(file, tenhou());
+  fs::remove(file);
+  EXPECT_EQ(r.status, ReplayStatus::pass) << r.message;
+  ASSERT_EQ(read.events.size(), original.events.size());
+  int horas = 0, draws = 0;
+  for (std::size_t i = 0; i < read.events.size(); ++i) {
+    const auto& a = original.events[i];
+    const auto& b = read.events[i];
+    if (a.type == game::EventType::hora) {
+      EXPECT_EQ(b.pai, a.pai) << i;
+      ++horas;
+    }
+    if (a.type == game::EventType::ryukyoku) {
+      EXPECT_EQ(b.reason, a.reason) << i;
+      ++draws;
+    }
+  }
+  EXPECT_GT(horas + draws, 4);
+  EXPECT_FALSE(read.final_scores_recorded);
+  int sticks = 0;
+  game::Scores running{};
+  for (const auto& e : original.events) {
+    if (e.type == game::EventType::reach_accepted) ++sticks;
+    if (e.type == game::EventType::hora) sticks = 0;
+    if (e.type == game::EventType::reach_accepted || e.type == game::EventType::hora || e.type == game::EventType::ryukyoku)
+      running = e.scores;
+  }
+  const auto rank = game::ranks(running);
+  for (std::size_t p = 0; p < running.size(); ++p)
+    EXPECT_EQ(read.events.back().scores[p], running[p] + (rank[p] == 0 ? 1000 * sticks : 0)) << p;
+  EXPECT_EQ(read.events.back().scores, game->final_scores);
 }
 
 class ReplayBrokenInput : public ::testing::Test {

@@ -4,6 +4,7 @@
 // mjai events in one normalised form (see docs/LOGS.md):
 //   - start_kyoku always has scores and kyotaku, reach_accepted/hora/ryukyoku/end_game always
 //     have deltas (where the kind pays) and the scores after the event;
+//   - hora always has its winning tile (`pai`);
 //   - consumed tiles are sorted (kind, red five first: Tenhou id order), ankan's pai is "?";
 //   - new dora follow Tenhou: after an ankan before the rinshan tsumo, after an open kan after the
 //     rinshan tsumo and before the discard.
@@ -25,6 +26,14 @@ struct GameLog {
   std::array<std::string, game::kNumSeats> names;
   std::string uri;  // where the game came from (the Tenhou log URL), may be empty
   std::vector<game::Event> events;
+  // Whether the source recorded the end of the game (an mjai end_game, a Tenhou XML owari, a
+  // tenhou.net/6 final result "sc"), or the reader closed the log with an end_game of its own
+  // (tenhou.net/6 without "sc": such logs may stop anywhere). The replay checker holds a log to
+  // its recorded end only.
+  bool end_recorded = true;
+  // Whether the source gave the final scores (Mortal and RiichiEnv write end_game without them:
+  // normalize() fills them in from the running scores, leftover riichi sticks to the top player).
+  bool final_scores_recorded = true;
 };
 
 // A log that is well formed but played under rules Hydra does not model (3-player, no red fives,

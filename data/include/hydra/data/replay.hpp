@@ -9,7 +9,10 @@
 //   - every ryukyoku: the reason holds (exhaustive, kyuushu, four winds, four riichi, four kans),
 //     tenpai and nagashi recomputed from the hands, the payments;
 //   - every reach_accepted stick, the running scores, honba, sticks and dealer of each kyoku, when
-//     the game ends (tobi, agari-yame, extension) and the final scores.
+//     the game ends (tobi, agari-yame, tenpai-yame, extension) and the final scores: a log whose
+//     source records its end (GameLog::end_recorded) must end exactly there, a later kyoku or an
+//     early end_game fails naming the kyoku and the rule; only logs partial by construction (no
+//     recorded end, a single kyoku, a fragment starting mid-game) are reported as partial.
 // A game played under rules the presets do not model is `skipped` with the reason.
 //
 // Places are "file:N", N the 1-based position of the event in the game's normalised mjai stream

@@ -2,21 +2,17 @@
 //           [--sample [--temperature T]]
 // Plays one seat as an mjai bot over stdin/stdout (selfplay/mjai_bot.hpp): one reply line per
 // input line. A malformed or impossible line gets one error line on stderr and the bot goes on.
-// A checkpoint agent (selfplay/model_agent.hpp) reads every event of each line before the bot
-// asks it for a decision.
+// A checkpoint agent (selfplay/model_agent.hpp) reads every event of each line, as the bot's view
+// took it, before the bot asks it for a decision. An explicit --seat wins over start_game's id.
 
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/selfplay/bots.hpp"
-#include "hydra/data/mjai.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 
@@ -32,23 +28,6 @@ struct BotFlags {
   selfplay::ModelAgentOptions agent;
 };
 
-// The events of one input line for an observing agent (MjaiBot parses the line again itself and
-// reports what is wrong with it); a line that does not parse feeds nothing.
-std::vector<game::Event> line_events(const std::string& line) {
-  std::vector<game::Event> events;
-  try {
-    nlohmann::json j = nlohmann::json::parse(line);
-    if (!j.is_array()) j = nlohmann::json::array({std::move(j)});
-    for (const nlohmann::json& item : j) {
-      if (!item.is_object()) return {};
-      events.push_back(data::parse_mjai_line(item.dump()).event);
-    }
-  } catch (const std::exception&) {
-    return {};
-  }
-  return events;
-}
-
 void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
   if (f.seat >= 0) {
@@ -61,6 +40,16 @@ void run_bot(const BotFlags& f) {
   auto* observer = dynamic_cast<selfplay::ObservingAgent*>(agent.get());
   // The agent's random stream is a KDF child of this key, so a game replays with the same seed.
   selfplay::MjaiBot bot(std::move(agent), rules, seat, game::game_key(game::MasterSeed{f.seed}, 0));
+  // The agent sees each event as the bot's view took it (start_kyoku with the totals the bot
+  // filled in), before the bot asks it for a decision. An event the agent's own view rejects is
+  // one the bot's view rejected first.
+  if (observer)
+    bot.set_event_hook([observer](const game::Event& e) {
+      try {
+        observer->observe(e);
+      } catch (const Error&) {
+      }
+    });
   std::string line;
   long number = 0;
   while (std::getline(std::cin, line)) {
@@ -68,14 +57,6 @@ void run_bot(const BotFlags& f) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::string reply;
     try {
-      if (observer) {
-        // An event the agent's own view rejects is one the bot's view rejects too: the bot
-        // reports it below, and both stop reading the line there.
-        try {
-          for (const game::Event& e : line_events(line)) observer->observe(e);
-        } catch (const Error&) {
-        }
-      }
       reply = bot.react(line);
     } catch (const Error& e) {
       std::cerr << "hydra bot: line " << number << ": " << e.what() << std::endl;

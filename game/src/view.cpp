@@ -169,12 +169,15 @@ void PlayerView::apply(const Event& e) {
   }
 }
 
+// start_kyoku's scores, honba and kyotaku replace the view's own: a host that sends a seat only
+// the events up to its own decisions (mjai.app: no hora, no ryukyoku) states the totals there
+// only. Every reader gives start_kyoku its scores (data::normalize); the mjai bot fills in what a
+// host's line leaves out from the view's running totals.
 void PlayerView::start_kyoku(const Event& e) {
-  const Scores scores = scores_;
   const Seat me = me_;
   const TableRules* rules = rules_;
   *this = PlayerView(me, *rules);
-  scores_ = scores;
+  scores_ = e.scores;
   check_seat(e, e.oya, "oya");
   if (!e.bakaze.is_wind()) bad(e, "bakaze must be a wind");
   if (e.kyoku < 1 || e.kyoku > 4) bad(e, "kyoku must be 1-4");

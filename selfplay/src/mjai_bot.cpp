@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
 #include "hydra/data/mjai.hpp"
 
 namespace hydra::selfplay {
@@ -13,7 +14,7 @@ using game::EventType;
 
 MjaiBot::MjaiBot(std::unique_ptr<game::Agent> agent, const game::TableRules& rules, std::optional<game::Seat> seat,
                  const game::GameKey& key)
-    : agent_(std::move(agent)), rules_(&rules), seat_(seat), key_(key) {
+    : agent_(std::move(agent)), rules_(&rules), seat_(seat), explicit_seat_(seat.has_value()), key_(key) {
   HYDRA_CHECK(agent_ != nullptr, "an mjai bot needs an agent");
   if (seat_ && !seat_->valid()) throw Error("the bot's seat must be 0-3");
 }
@@ -28,24 +29,38 @@ std::string MjaiBot::react(std::string_view line) {
   if (!j.is_array()) j = nlohmann::json::array({std::move(j)});
   if (j.empty()) throw Error("an empty event list");
   std::vector<Event> events;
+  std::vector<std::uint8_t> given;
   std::optional<int> id;
   for (const nlohmann::json& item : j) {
     if (!item.is_object()) throw Error("broken JSON: an event must be a JSON object");
-    events.push_back(data::parse_mjai_line(item.dump()).event);
+    const data::ParsedLine parsed = data::parse_mjai_line(item.dump());
+    events.push_back(parsed.event);
+    given.push_back(parsed.given);
     if (events.back().type == EventType::start_game && item.contains("id")) {
       const nlohmann::json& v = item["id"];
       if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > 3) throw Error("field 'id': expected a seat 0-3");
       id = v.get<int>();
     }
   }
-  return reply_line(react(events, id));
+  return reply_line(react(events, id, given));
 }
 
 std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optional<int> seat_id) {
+  return react(events, seat_id, std::vector<std::uint8_t>(events.size(), data::kGivenAll));
+}
+
+std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optional<int> seat_id,
+                                    const std::vector<std::uint8_t>& given) {
   bool open = false;
-  for (const Event& e : events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    Event e = events[i];
     if (e.type == EventType::start_game) {
-      if (seat_id) seat_ = game::Seat(*seat_id);
+      if (seat_id && !explicit_seat_) seat_ = game::Seat(*seat_id);
+      if (seat_id && explicit_seat_ && *seat_id != seat_->index()) {
+        warning_ = "start_game id " + std::to_string(*seat_id) + " differs from --seat " + std::to_string(seat_->index()) +
+                   ": playing seat " + std::to_string(seat_->index());
+        log::warn("hydra bot: {}", warning_);
+      }
       view_.reset();
     }
     if (!view_) {
@@ -56,16 +71,16 @@ std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optio
       view_.emplace(*seat_, *rules_);
       agent_->start_game(*seat_, key_);
     }
+    if (e.type == EventType::start_kyoku) {
+      if (!(given[i] & data::kGivenScores)) e.scores = view_->scores();
+      if (!(given[i] & data::kGivenKyotaku)) e.kyotaku = static_cast<std::uint8_t>(view_->kyotaku());
+    }
     // The discard after a chi or pon never is a tsumogiri; some hosts and converters (gimite's)
     // mark it as one when the tile happens to be the last drawn one. Read it as the normaliser
     // does (data/normalize.cpp) instead of rejecting the line.
-    if (e.type == EventType::dahai && e.tsumogiri && (prev_ == EventType::chi || prev_ == EventType::pon)) {
-      Event fixed = e;
-      fixed.tsumogiri = false;
-      view_->apply(fixed);
-    } else {
-      view_->apply(e);
-    }
+    if (e.type == EventType::dahai && e.tsumogiri && (prev_ == EventType::chi || prev_ == EventType::pon)) e.tsumogiri = false;
+    view_->apply(e);
+    if (hook_) hook_(e);
     prev_ = e.type;
     // A dora revealed after a rinshan draw keeps the decision the draw opened.
     open = opens_decision(e) || (e.type == EventType::dora && open);

@@ -170,6 +170,23 @@ TEST(ReplayGameEnd, ALogThatGoesOnAfterTheRulesEndTheGameFails) {
   EXPECT_NE(late.message.find(": final round (the last kyoku the rules have)"), std::string::npos) << late.message;
 }
 
+// The views take start_kyoku's scores (a host may send no hora or ryukyoku), but the checker
+// still holds them to the running totals.
+TEST(ReplayGameEnd, StartScoresThatDisagreeWithTheRunningTotalsFail) {
+  HYDRA_REQUIRE_TESTDATA(file, "mjai/2010081709gm-00a9-0000-fe3371ad.json.gz");
+  GameLog log = read_mjai(file);
+  int k = 0;
+  for (auto& e : log.events)
+    if (e.type == game::EventType::start_kyoku && ++k == 2) {
+      e.scores[0] += 1000;
+      e.scores[1] -= 1000;
+    }
+  const ReplayReport r = check_game(log, tenhou(), "g");
+  EXPECT_EQ(r.status, ReplayStatus::fail);
+  EXPECT_NE(r.message.find(": start scores ["), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("], expected ["), std::string::npos) << r.message;
+}
+
 // Only logs partial by construction may stop anywhere: a single kyoku, or a tenhou.net/6 file
 // without its final result.
 TEST(ReplayGameEnd, PartialByConstructionIsReportedAsPartial) {

@@ -28,7 +28,7 @@ game::PlayerView view_after(std::string_view hand, const std::vector<std::string
   const std::string hidden = R"(["?","?","?","?","?","?","?","?","?","?","?","?","?"])";
   v.apply(data::parse_mjai_line(R"({"type":"start_game"})").event);
   v.apply(data::parse_mjai_line(R"({"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,)"
-                                R"("dora_marker":"9m","tehais":[)" + names(hand) + "," + hidden + "," + hidden +
+                                R"("scores":[25000,25000,25000,25000],"dora_marker":"9m","tehais":[)" + names(hand) + "," + hidden + "," + hidden +
                                 "," + hidden + "]}")
               .event);
   for (const std::string& l : lines) v.apply(data::parse_mjai_line(l).event);

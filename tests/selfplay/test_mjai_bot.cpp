@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -187,6 +188,66 @@ TEST(MjaiBot, SurvivesMalformedLinesAndTakesTheSeatFromStartGame) {
                       R"({"type":"tsumo","actor":1,"pai":"?"},{"type":"dahai","actor":1,"pai":"C","tsumogiri":true}])"),
             R"({"type":"none"})");
   EXPECT_EQ(bot.react(R"({"type":"tsumo","actor":2,"pai":"P"})"), R"({"type":"dahai","actor":2,"pai":"P","tsumogiri":true})");
+}
+
+// A host that sends only the events up to the bot's decisions (mjai.app: no hora, no ryukyoku)
+// states the totals in start_kyoku alone; the view takes them. Here it says the bot's seat holds
+// 200 points, so riichi (>= 1,000 needed) is not legal and the greedy bot, which declares riichi
+// on the same hand at 25,000, discards instead.
+TEST(MjaiBot, StartKyokuScoresHonbaAndSticksReplaceTheViewsTotals) {
+  const std::string hidden = R"(["?","?","?","?","?","?","?","?","?","?","?","?","?"])";
+  const std::string mine = R"(["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","S","S"])";
+  auto play = [&](const std::string& scores) {
+    MjaiBot bot(make_bot("bot:greedy"), game::table_rules("tenhou"), std::nullopt, game::game_key(game::MasterSeed{1}, 0));
+    bot.react(R"({"type":"start_game","id":2,"names":["a","b","c","d"]})");
+    bot.react(R"({"type":"start_kyoku","bakaze":"S","kyoku":3,"honba":2,"kyotaku":3,"oya":2,"dora_marker":"1p",)"
+              R"("scores":)" + scores + R"(,"tehais":[)" + hidden + "," + hidden + "," + mine + "," + hidden + "]}");
+    const std::string reply = bot.react(R"({"type":"tsumo","actor":2,"pai":"W"})");
+    game::Scores seen{};
+    if (const game::PlayerView* v = bot.view()) {
+      EXPECT_EQ(v->honba(), 2);
+      EXPECT_EQ(v->kyotaku(), 3);
+      seen = v->scores();
+    } else {
+      ADD_FAILURE() << "no view";
+    }
+    return std::pair{seen, reply};
+  };
+  const auto [poor, poor_reply] = play("[40000,32800,200,24000]");
+  EXPECT_EQ(poor, (game::Scores{40000, 32800, 200, 24000}));
+  EXPECT_EQ(poor_reply, R"({"type":"dahai","actor":2,"pai":"W","tsumogiri":true})");
+  const auto [rich, rich_reply] = play("[25000,25000,22000,25000]");
+  EXPECT_EQ(rich, (game::Scores{25000, 25000, 22000, 25000}));
+  EXPECT_EQ(rich_reply, R"({"type":"reach","actor":2})");
+
+  // A start_kyoku without scores and kyotaku (gimite's dialect) keeps the view's running totals.
+  MjaiBot bot(make_bot("bot:tsumogiri"), game::table_rules("tenhou"), game::Seat(0), game::game_key(game::MasterSeed{1}, 0));
+  bot.react(R"({"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"dora_marker":"1p",)"
+            R"("scores":[30000,20000,25000,24000],"tehais":[)" + mine + "," + hidden + "," + hidden + "," + hidden + "]}");
+  bot.react(R"({"type":"ryukyoku","deltas":[3000,-1000,-1000,-1000]})");
+  bot.react(R"({"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":1,"oya":0,"dora_marker":"1p","tehais":[)" + mine + "," +
+            hidden + "," + hidden + "," + hidden + "]}");
+  const game::PlayerView* v = bot.view();
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->scores(), (game::Scores{33000, 19000, 24000, 23000}));
+  EXPECT_EQ(v->honba(), 1);
+}
+
+// mjai 0.2.1's Docker engine sends the game index as start_game's id: an explicit seat wins,
+// with a warning when they differ.
+TEST(MjaiBot, ExplicitSeatWinsOverStartGameId) {
+  MjaiBot bot(make_bot("bot:tsumogiri"), game::table_rules("tenhou"), game::Seat(1), game::game_key(game::MasterSeed{1}, 0));
+  bot.react(R"({"type":"start_game","id":1,"names":["a","b","c","d"]})");
+  EXPECT_EQ(bot.seat()->index(), 1);
+  EXPECT_EQ(bot.warning(), "");
+  bot.react(R"({"type":"start_game","id":3,"names":["a","b","c","d"]})");
+  EXPECT_EQ(bot.seat()->index(), 1);
+  EXPECT_EQ(bot.warning(), "start_game id 3 differs from --seat 1: playing seat 1");
+  const std::string hidden = R"(["?","?","?","?","?","?","?","?","?","?","?","?","?"])";
+  const std::string mine = R"(["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","S","W"])";
+  bot.react(R"({"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"dora_marker":"1m",)"
+            R"("scores":[25000,25000,25000,25000],"tehais":[)" + hidden + "," + mine + "," + hidden + "," + hidden + "]}");
+  EXPECT_EQ(bot.react(R"({"type":"tsumo","actor":1,"pai":"P"})"), R"({"type":"dahai","actor":1,"pai":"P","tsumogiri":true})");
 }
 
 }  // namespace

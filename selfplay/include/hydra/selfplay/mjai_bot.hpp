@@ -19,9 +19,14 @@
 // one kan action).
 //
 // The seat comes from the constructor or, when absent, from start_game's "id" (mjai's protocol).
-// A malformed or impossible line throws hydra::Error; the caller reports it and goes on with
-// the next line (the view keeps what it had).
+// An explicit seat wins over the id (mjai 0.2.1's Docker engine sends the game index there),
+// with a warning when they differ. start_kyoku's scores, honba and kyotaku are the host's word
+// on the totals and the view takes them (a host may send no hora or ryukyoku); a line without
+// them keeps the view's running totals. A malformed or impossible line throws hydra::Error; the
+// caller reports it and goes on with the next line (the view keeps what it had).
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,14 +53,24 @@ class MjaiBot {
 
   std::optional<game::Seat> seat() const { return seat_; }
   const game::PlayerView* view() const { return view_ ? &*view_ : nullptr; }
+  // Called with each event as the view applied it (start_kyoku completed as above), before the
+  // decision: for an agent that keeps its own view of the game.
+  void set_event_hook(std::function<void(const game::Event&)> hook) { hook_ = std::move(hook); }
+  // The last warning (an explicit seat that differs from start_game's id), also logged.
+  const std::string& warning() const { return warning_; }
 
  private:
+  std::optional<game::Event> react(const std::vector<game::Event>& events, std::optional<int> seat_id,
+                                   const std::vector<std::uint8_t>& given);
   bool opens_decision(const game::Event& e) const;
   std::optional<game::Event> decide();
 
   std::unique_ptr<game::Agent> agent_;
   const game::TableRules* rules_;
   std::optional<game::Seat> seat_;
+  bool explicit_seat_ = false;
+  std::string warning_;
+  std::function<void(const game::Event&)> hook_;
   game::GameKey key_;
   std::optional<game::PlayerView> view_;
   game::Legal legal_;

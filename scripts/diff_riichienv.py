@@ -49,6 +49,7 @@ import shutil
 import subprocess
 import sys
 import time
+import traceback
 
 import pinned_venv
 
@@ -243,8 +244,14 @@ class Stepper:
         self.stats["games"] += 1
 
     def step_kyoku(self, env, obs, ky, where):
-        acts = [e for e in ky[1:] if e["type"] in ("dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora")
-                or (e["type"] == "ryukyoku" and e.get("reason") == "kyushukyuhai")]
+        acts, drawer = [], None
+        for e in ky[1:]:
+            if e["type"] == "tsumo":
+                drawer = e["actor"]
+            if e["type"] in ("dahai", "reach", "chi", "pon", "daiminkan", "kakan", "ankan", "hora"):
+                acts.append(e)
+            elif e["type"] == "ryukyoku" and e.get("reason") == "kyushukyuhai":
+                acts.append(dict(e, actor=drawer))  # the log names no actor: the seat that just drew
         key = (env.round_wind, env.oya, env.honba)
         k = 0
         steps = 0
@@ -310,6 +317,9 @@ def run_hydra(a, logs):
             stepper.play(path)
         except Disagreement as d:
             problems.append({"file": path, "kind": d.kind, "where": d.where, "detail": d.detail})
+        except Exception as e:  # a log this script cannot follow is reported, not skipped
+            problems.append({"file": path, "kind": "harness", "where": short(path),
+                             "detail": f"{type(e).__name__}: {e} ({traceback.format_exc(limit=-2).strip()})"})
         if a.progress and (i + 1) % a.progress == 0:
             print(f"  {i + 1}/{len(logs)} logs, {len(problems)} disagreements, {time.time() - t0:.0f} s", flush=True)
     s = stepper.stats

@@ -30,7 +30,7 @@ L[0..121] = H[0..121], L[135 - k] = H[122 + k], L[131 - 2k] = H[126 + 2k], L[130
 
     scripts/diff_riichienv.py all [--games-hydra 1000] [--games-riichienv 2000] [--seed S] [--work DIR]
     scripts/diff_riichienv.py hydra [--agents random,greedy,mixed] [--games N] [--logs DIR ...]
-    scripts/diff_riichienv.py riichienv [--games N] [--seed S]
+    scripts/diff_riichienv.py riichienv [--games N] [--seed S] [--riichienv-logs DIR]
 
 Exit 0 only when nothing disagreed. The package is pinned and lives in its own virtual
 environment under ~/.cache/hydra/riichienv-venv (scripts/pinned_venv.py).
@@ -403,7 +403,11 @@ def riichienv_games(a, work):
 
 
 def run_riichienv(a, work):
-    out, play_s = riichienv_games(a, work)
+    if a.riichienv_logs:
+        out, play_s = a.riichienv_logs, 0.0
+        a.games_riichienv = len(glob.glob(os.path.join(out, "*.json.gz")))
+    else:
+        out, play_s = riichienv_games(a, work)
     t0 = time.time()
     res = subprocess.run(["nice", "-n", "10", a.hydra, "--log-level", "warn", "replay", "--check", out, "--json"],
                          capture_output=True, text=True)
@@ -443,6 +447,7 @@ def main():
                     help="hydra: hanchan per agent set; riichienv: hanchan (with --games)")
     ap.add_argument("--games-riichienv", type=int, default=2000)
     ap.add_argument("--logs", nargs="*", help="hydra: step these selfplay logs (files or folders) instead of playing")
+    ap.add_argument("--riichienv-logs", help="riichienv: check the games in this folder (written before) instead of playing")
     ap.add_argument("--seed", type=int, default=20261123)
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "diff_riichienv"))
     ap.add_argument("--hydra", default=os.path.join(ROOT, "build", "apps", "hydra"))

@@ -30,7 +30,7 @@ timeout, a `none` answer to its own tsumo, a crash), the lines `hydra bot` itsel
 every game that started from the standard 25,000 also goes through `hydra replay --check`.
 Exit 0 only when no game had an error draw, an error report or a refused line.
 
-    scripts/mjai_host.py [--games N] [--out DIR] [--hydra PATH] [--model bot:greedy] [--low 800]
+    scripts/mjai_host.py [--games N] [--first I] [--out DIR] [--hydra PATH] [--model bot:greedy] [--low 800]
                          [--kinds K,...] [--seed S] [--timeout 2.0] [--check] [--json]
 
 The package is pinned and lives in its own virtual environment under ~/.cache/hydra/mjai-venv
@@ -203,9 +203,9 @@ def rulebase_zip(path):
 # ---------------------------------------------------------------------------------------------
 # Games
 
-def plan(games, kinds):
+def plan(first, games, kinds):
     """(index, kind, seat under test) in turn; the seat rotates every len(kinds) games."""
-    return [(i, kinds[i % len(kinds)], (i // len(kinds)) % 4) for i in range(games)]
+    return [(i, kinds[i % len(kinds)], (i // len(kinds)) % 4) for i in range(first, first + games)]
 
 
 def low_scores(seat, low):
@@ -289,6 +289,7 @@ def main():
     pinned_venv.reexec_in_venv(__file__, "mjai-venv", "mjai", MJAI_VERSION)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=48)
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (to split a run over processes)")
     ap.add_argument("--kinds", default="hydra4,rulebase,hydra4-low,rulebase-low",
                     help="comma-separated, played in turn: " + ", ".join(KINDS))
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "mjai_host"))
@@ -333,7 +334,7 @@ def main():
         rulebase_zip(rz)
 
         rows = []
-        for index, kind, seat in plan(a.games, kinds):
+        for index, kind, seat in plan(a.first, a.games, kinds):
             row = play(index, kind, seat, a, hz, rz)
             rows.append(row)
             bad = row["error_draws"] or row["error_reports"] or row["refused_lines"]

@@ -18,5 +18,5 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 python3 "$scripts/diff_riichienv.py" all --hydra "$hydra" --work "$dir/diff" --seed 7 \
   --games-hydra 3 --games-riichienv 12 --show 5
-python3 "$scripts/mjai_host.py" --hydra "$hydra" --out "$dir/host" --games 2 --kinds hydra4,rulebase-low --check
+python3 "$scripts/mjai_host.py" --hydra "$hydra" --out "$dir/host" --games 2 --kinds hydra4,rulebase-low --check --port 28190
 echo "peers_sample.sh: all agreed"

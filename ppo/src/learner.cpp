@@ -91,14 +91,20 @@ Learner::Learner(const config::Config& cfg, torch::Device device, game::MasterSe
   }
   net_->to(device_);
   net_->train();
-  if (!cfg_.ppo.anchor.empty()) {
+  if (cfg_.ppo.entropy_target < 0 && cfg_.ppo.entropy_target != -1.0)
+    throw Error("config: ppo.entropy_target " + std::to_string(cfg_.ppo.entropy_target) +
+                ": expected -1 (the anchor's entropy), 0 (none) or a positive entropy in nats");
+  const std::string anchor = anchor_file(cfg_.ppo);
+  if (!anchor.empty()) {
     anchor_ = model::HydraNet(cfg_.model);
-    load_weights(cfg_.ppo.anchor, *anchor_, "anchor");
+    load_weights(anchor, *anchor_, "anchor");
     anchor_->to(device_);
     anchor_->eval();
     for (auto& p : anchor_->parameters()) p.set_requires_grad(false);
-    log::info("ppo: KL anchor from {}", cfg_.ppo.anchor);
+    log::info("ppo: KL anchor from {}", anchor);
   }
+  if (value_warmup_updates() > 0)
+    log::info("ppo: the first {} updates train only the value head", value_warmup_updates());
   model::AdamWSettings adamw;
   adamw.lr = cfg_.ppo.lr;
   adamw.weight_decay = cfg_.ppo.weight_decay;
@@ -106,6 +112,13 @@ Learner::Learner(const config::Config& cfg, torch::Device device, game::MasterSe
 }
 
 Learner::~Learner() = default;
+
+std::string anchor_file(const config::PpoConfig& ppo) {
+  if (ppo.anchor == "none") return "";
+  return ppo.anchor.empty() ? ppo.init : ppo.anchor;
+}
+
+std::int64_t Learner::value_warmup_updates() const { return cfg_.ppo.init.empty() ? 0 : cfg_.ppo.value_warmup; }
 
 double Learner::entropy_coef(std::int64_t u) const {
   return linear(cfg_.ppo.entropy_start, cfg_.ppo.entropy_end, u, schedule_.total);
@@ -155,6 +168,28 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   settings.kl_anchor_coef = stats.kl_anchor_coef = has_anchor() ? kl_anchor_coef(updates_) : 0.0;
   const bool autocast = model::autocast_enabled(cfg_.model, device_.type());
   const auto params = net_->parameters();
+  // Value warm-up: only the value head has requires_grad, so the trunk and the policy (what
+  // the actors play) stay exactly as loaded while V learns the scale of PPO's returns.
+  stats.value_warmup = updates_ < value_warmup_updates();
+  settings.value_only = stats.value_warmup;
+  std::vector<torch::Tensor> frozen;
+  if (stats.value_warmup) {
+    const auto value_params = net_->value->parameters();
+    for (auto& p : params) {
+      const bool in_value = std::any_of(value_params.begin(), value_params.end(),
+                                        [&](const torch::Tensor& v) { return v.is_same(p); });
+      if (!in_value && p.requires_grad()) {
+        p.set_requires_grad(false);
+        frozen.push_back(p);
+      }
+    }
+  }
+  struct Unfreeze {
+    std::vector<torch::Tensor>& list;
+    ~Unfreeze() {
+      for (auto& p : list) p.set_requires_grad(true);
+    }
+  } unfreeze{frozen};
 
   // Minibatches of equal size (within one): every sample is used each epoch, and no tiny
   // remainder batch gets a degenerate advantage normalisation.
@@ -163,6 +198,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   auto sum_policy = zero.clone(), sum_value = zero.clone(), sum_entropy = zero.clone();
   auto sum_kl = zero.clone(), sum_clip = zero.clone(), sum_tenpai = zero.clone();
   auto sum_danger = zero.clone(), sum_anchor = zero.clone(), sum_grad = zero.clone();
+  auto sum_target = zero.clone();
   std::int64_t planned = ppo.epochs;
   std::int64_t steps = 0;
   bool stop = false;
@@ -185,7 +221,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       in.returns = b.returns;
       in.tenpai = b.tenpai;
       in.danger = b.danger;
-      if (has_anchor()) {
+      if (has_anchor() && !settings.value_only) {
         torch::NoGradGuard no_grad;
         in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
       }
@@ -210,6 +246,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       sum_policy += terms.policy.detach();
       sum_value += terms.value.detach();
       sum_entropy += terms.entropy.detach();
+      if (terms.entropy_target.defined()) sum_target += terms.entropy_target.detach();
       sum_kl += terms.approx_kl;
       sum_clip += terms.clip_fraction;
       if (terms.tenpai.defined()) sum_tenpai += terms.tenpai.detach();
@@ -229,6 +266,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     stats.danger_loss = mean(sum_danger);
     stats.kl_anchor = mean(sum_anchor);
     stats.grad_norm = mean(sum_grad);
+    stats.entropy_target = mean(sum_target);
   }
   ++updates_;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -289,6 +327,8 @@ metrics::Scalars UpdateStats::scalars() const {
       {"ppo/lr", lr},
       {"ppo/entropy_coef", entropy_coef},
       {"ppo/kl_anchor_coef", kl_anchor_coef},
+      {"ppo/entropy_target", entropy_target},
+      {"ppo/value_warmup", value_warmup ? 1.0 : 0.0},
       {"ppo/reward_std", reward_std},
       {"ppo/adv_mean", adv_mean},
       {"ppo/adv_std", adv_std},

@@ -50,6 +50,7 @@ LossSettings LossSettings::from_config(const config::Config& cfg) {
   s.clip = cfg.ppo.clip;
   s.value_coef = cfg.ppo.value_coef;
   s.entropy_coef = cfg.ppo.entropy_start;
+  s.entropy_target = cfg.ppo.entropy_target;
   s.kl_anchor_coef = cfg.ppo.kl_anchor_start;
   s.normalize_advantages = true;
   s.adv_clip = cfg.ppo.adv_clip;
@@ -75,7 +76,16 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   t.policy = -torch::min(surrogate, clipped).mean();
   t.value = model::value_loss(in.out.value, in.returns);
   t.entropy = masked_entropy(logits, in.legal).mean();
-  t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * t.entropy;
+  if (settings.entropy_target > 0) {
+    t.entropy_target = torch::full({}, settings.entropy_target, t.entropy.options());
+  } else if (settings.entropy_target < 0 && in.anchor_logits.defined()) {
+    torch::NoGradGuard no_grad;
+    t.entropy_target = masked_entropy(in.anchor_logits, in.legal).mean();
+  }
+  // Above the target min() passes no gradient: the bonus only resists a collapse, it never
+  // pushes a policy that is already as random as the target back toward uniform.
+  const auto bonus = t.entropy_target.defined() ? torch::min(t.entropy, t.entropy_target) : t.entropy;
+  t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * bonus;
   if (in.anchor_logits.defined()) {
     t.kl_anchor = masked_kl(logits, in.anchor_logits, in.legal).mean();
     t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
@@ -95,6 +105,7 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
     t.danger = l.danger;
     t.total = t.total + l.total;
   }
+  if (settings.value_only) t.total = settings.value_coef * t.value;
   {
     torch::NoGradGuard no_grad;
     const auto r = ratio.detach();

@@ -148,6 +148,10 @@ struct PpoConfig {
   double clip = 0.1;
   double entropy_start = 0.01;
   double entropy_end = 0.005;
+  // The entropy bonus acts only while the mean entropy is below this (nats): a trained policy is
+  // not pushed back toward uniform. -1 = the KL anchor's entropy on the same minibatch when there
+  // is an anchor, no target otherwise; 0 = no target (a plain bonus, spec).
+  double entropy_target = -1.0;
   double value_coef = 0.5;
   double lr = 1e-4;
   double lr_floor = 1e-5;
@@ -157,10 +161,13 @@ struct PpoConfig {
   double adv_clip = 5.0;        // normalised advantages clipped to [-adv_clip, adv_clip]
   bool reward_norm = true;      // divide rewards by a running std of returns
   double aux_coef = 1.0;        // multiplies the model's tenpai and danger loss weights
-  double kl_anchor_start = 0.05;  // KL(pi || BC policy) weight, decays linearly to kl_anchor_end
-  double kl_anchor_end = 0.0;
+  double kl_anchor_start = 0.1;  // KL(pi || BC policy) weight, decays linearly to kl_anchor_end
+  double kl_anchor_end = 0.05;
+  // Updates at the start of a run from `init` in which only the value head learns (the BC value
+  // head predicts final placement, PPO's targets are normalised kyoku returns), 0 = none.
+  int value_warmup = 10;
   std::string init;             // checkpoint that starts the run (BC baseline); "" = random init
-  std::string anchor;           // BC checkpoint of the KL anchor; "" = no anchor
+  std::string anchor;           // KL anchor checkpoint; "" = `init` when set, "none" = no anchor
 
   template <class V>
   void visit(V& v) {
@@ -175,6 +182,9 @@ struct PpoConfig {
     v("clip", clip, "PPO ratio clip", Range{0.0, 10.0});
     v("entropy_start", entropy_start, "entropy bonus at the first update", Range{0.0, 10.0});
     v("entropy_end", entropy_end, "entropy bonus at train.max_updates", Range{0.0, 10.0});
+    v("entropy_target", entropy_target,
+      "entropy (nats) above which the bonus stops (-1: the anchor's entropy when anchored, else none; 0: none)",
+      Range{-1.0, 100.0});
     v("value_coef", value_coef, "value loss weight", Range{0.0, 1000.0});
     v("lr", lr, "peak learning rate", Range{0.0, 10.0});
     v("lr_floor", lr_floor, "learning rate at the end of the cosine", Range{0.0, 10.0});
@@ -186,8 +196,10 @@ struct PpoConfig {
     v("aux_coef", aux_coef, "scale of the tenpai and danger auxiliary losses", Range{0.0, 1000.0});
     v("kl_anchor_start", kl_anchor_start, "KL anchor weight at the first update", Range{0.0, 1000.0});
     v("kl_anchor_end", kl_anchor_end, "KL anchor weight at train.max_updates", Range{0.0, 1000.0});
+    v("value_warmup", value_warmup, "updates training only the value head at the start of a run from init",
+      Range{0, 1000000});
     v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
-    v("anchor", anchor, "BC checkpoint for the KL anchor (empty: none)");
+    v("anchor", anchor, "KL anchor checkpoint (empty: ppo.init when set; none: no anchor)");
   }
 };
 
@@ -198,6 +210,7 @@ struct TrainConfig {
   int checkpoint_every = 50;        // updates between checkpoints
   int log_every = 1;                // updates between progress lines / metric records
   bool tensorboard = true;          // also write TensorBoard event files
+  int health_window = 20;           // updates a training metric stays unhealthy before a warning (0 = off)
 
   template <class V>
   void visit(V& v) {
@@ -206,6 +219,8 @@ struct TrainConfig {
     v("checkpoint_every", checkpoint_every, "updates between checkpoints", Range{1, 100000000});
     v("log_every", log_every, "updates between progress lines and metric records", Range{1, 100000000});
     v("tensorboard", tensorboard, "write TensorBoard event files next to metrics.jsonl");
+    v("health_window", health_window, "updates a PPO metric stays out of its healthy range before a warning (0 = off)",
+      Range{0, 1000000});
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include <torch/torch.h>
 
@@ -40,6 +41,8 @@ struct UpdateStats {
   double grad_norm = 0;          // total gradient norm before clipping
   double lr = 0;
   double entropy_coef = 0;
+  double entropy_target = 0;     // mean entropy target of the bonus (nats); 0 without one
+  bool value_warmup = false;     // only the value head learned (ppo.value_warmup)
   double reward_std = 1;         // running return std the rewards were divided by (1: off)
   double adv_mean = 0;           // raw GAE advantage mean and std over the rollout
   double adv_std = 0;
@@ -48,18 +51,23 @@ struct UpdateStats {
 
   // Tags: loss/policy, loss/value, loss/entropy, loss/tenpai, loss/danger, loss/kl_anchor,
   // ppo/approx_kl, ppo/approx_kl_first, ppo/clip_fraction, ppo/explained_variance,
-  // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/reward_std, ppo/adv_mean,
+  // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
+  // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,
   // ppo/adv_std, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
   // perf/learner_samples_per_s.
   metrics::Scalars scalars() const;
 };
 
+// The KL anchor checkpoint of a config: ppo.anchor, or ppo.init when ppo.anchor is empty; ""
+// (no anchor) when ppo.anchor is "none" or neither is set.
+std::string anchor_file(const config::PpoConfig& ppo);
+
 class Learner {
  public:
   // Network from cfg.model, initialised by init_weights with the first 8 bytes (little-endian)
   // of stream_key(master, labels::network_init), or loaded from cfg.ppo.init when set; the KL
-  // anchor network from cfg.ppo.anchor when set (frozen, eval mode). Throws hydra::Error naming
-  // the file when a checkpoint does not load.
+  // anchor network from anchor_file(cfg.ppo) when set (frozen, eval mode). Throws hydra::Error
+  // naming the file when a checkpoint does not load.
   Learner(const config::Config& cfg, torch::Device device, game::MasterSeed master);
   ~Learner();
   Learner(const Learner&) = delete;
@@ -86,6 +94,8 @@ class Learner {
   // Coefficients for update index u (linear from *_start at u = 0 to *_end at train.max_updates).
   double entropy_coef(std::int64_t u) const;
   double kl_anchor_coef(std::int64_t u) const;
+  // Updates 0..n-1 train only the value head: ppo.value_warmup with ppo.init, 0 without.
+  std::int64_t value_warmup_updates() const;
 
   // Checkpoint state beyond model and optimizer: step = updates(), scheduler = the schedule,
   // extra["ppo"] = {"updates", "reward_norm"}. restore_state throws hydra::Error when a field is

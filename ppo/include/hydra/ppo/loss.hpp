@@ -46,7 +46,12 @@ struct LossSettings {
   double clip = 0.1;
   double value_coef = 0.5;
   double entropy_coef = 0.01;
+  // Entropy (nats) above which the bonus gives no gradient: the term is -coef * min(H, target),
+  // H the minibatch mean. < 0: the anchor policy's mean entropy on the same minibatch when
+  // anchor_logits is defined, no target otherwise; 0: no target.
+  double entropy_target = 0.0;
   double kl_anchor_coef = 0.0;  // used only when anchor_logits is defined
+  bool value_only = false;      // value warm-up: total = value_coef * value (no policy, entropy, KL, aux)
   bool normalize_advantages = true;
   double adv_clip = 5.0;
   double w_tenpai = 0.05;       // model.w_tenpai * ppo.aux_coef
@@ -59,12 +64,14 @@ struct LossSettings {
 };
 
 struct LossTerms {
-  // total = policy + value_coef * value - entropy_coef * entropy + kl_anchor_coef * kl_anchor
-  //         + w_tenpai * tenpai + w_danger * danger   (the last three only when defined)
+  // total = policy + value_coef * value - entropy_coef * min(entropy, target)
+  //         + kl_anchor_coef * kl_anchor + w_tenpai * tenpai + w_danger * danger
+  //         (the last three only when defined; value_only: value_coef * value alone)
   torch::Tensor total;
   torch::Tensor policy;     // -mean min(r A, clip(r, 1 - eps, 1 + eps) A)
   torch::Tensor value;      // mean (V - R)^2
   torch::Tensor entropy;    // mean masked entropy
+  torch::Tensor entropy_target;  // the target used (0-d); undefined without one
   torch::Tensor kl_anchor;  // mean KL(pi || anchor); undefined without an anchor
   torch::Tensor tenpai;     // BCE; undefined without labels
   torch::Tensor danger;     // focal BCE; undefined without labels

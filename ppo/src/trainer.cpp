@@ -14,6 +14,7 @@
 #include "hydra/game/seed.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
+#include "hydra/ppo/health.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/ppo/trainer_report.hpp"
 #include "hydra/ppo/trainer_run.hpp"
@@ -250,6 +251,7 @@ TrainResult Trainer::run() {
   std::int64_t step = result.start_step;
   const std::int64_t max_updates = cfg.train.max_updates;
   const auto session_start = Clock::now();
+  TrainingHealth health(cfg.train.health_window);
   if (step >= max_updates) log::info("train: the run is already at update {} of {}", step, max_updates);
 
   while (step < max_updates) {
@@ -281,6 +283,7 @@ TrainResult Trainer::run() {
       m.window_rank_n += baseline_kind.ranks[r];
     }
     m.last_scalars = scalars;
+    for (const std::string& w : health.observe(step, scalars)) log::warn("train: {}", w);
     if (m.opt.on_update) m.opt.on_update(step, scalars);
 
     const double elapsed = seconds_since(session_start);

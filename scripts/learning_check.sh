@@ -3,9 +3,10 @@
 # quickstart model (4 x 64):
 #   1. greedy self-play logs: `hydra selfplay` with bot:greedy in all four seats (--games);
 #   2. BC on them: `hydra pretrain --config configs/pretrain.json` (--bc-steps);
-#   3. PPO from that BC checkpoint (ppo.init; the value warm-up and the KL anchor to it are on by
-#      default), the spec's opponent mix with the BC checkpoint as the frozen baseline, for
-#      --minutes;
+#   3. PPO from that BC checkpoint (ppo.init; the value warm-up, the KL anchor to it and the
+#      entropy target are on by default) at the spec's learning rate 1e-4 (the quickstart's 3e-4
+#      is for runs from scratch), the spec's opponent mix with the BC checkpoint as the frozen
+#      baseline, for --minutes;
 #   4. 1v3 duplicate, --seeds wall seeds each: PPO vs its BC start, PPO vs bot:greedy and, as the
 #      reference, BC vs bot:greedy;
 #   5. a learning curve PNG from metrics.jsonl (scripts/plot_learning.py, matplotlib in a pinned
@@ -50,7 +51,8 @@ tail -n 3 "$out/bc.log"
 
 say "3/5 PPO from $bc for at most $minutes minutes -> $out/ppo"
 "$hydra" train --config configs/quickstart.json --run-dir "$out/ppo" --device cpu \
-  --set ppo.init="$bc" --set selfplay.baseline="$bc" --set selfplay.opp_self=0.5 \
+  --set ppo.init="$bc" --set selfplay.baseline="$bc" --set ppo.lr=1e-4 --set ppo.lr_floor=1e-5 \
+  --set selfplay.opp_self=0.5 \
   --set selfplay.opp_pool=0.3 --set selfplay.opp_baseline=0.2 --set train.checkpoint_every=10 \
   --max-updates 100000 --max-minutes "$minutes" "$@" > "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")

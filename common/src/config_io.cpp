@@ -8,6 +8,8 @@
 #include <type_traits>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::config {
 namespace {
@@ -70,7 +72,7 @@ std::string type_name(const Json& j) {
 template <class T>
 T convert(const Json& j, const Origins& origins, const std::string& path) {
   auto wrong = [&](const char* expected) {
-    fail(origins, path, std::string("expected ") + expected + ", got " + type_name(j) + " " + j.dump());
+    fail(origins, path, std::string("expected ") + expected + ", got " + type_name(j) + " " + json::excerpt(j));
   };
   if constexpr (std::is_same_v<T, bool>) {
     if (!j.is_boolean()) wrong("true or false");
@@ -80,15 +82,15 @@ T convert(const Json& j, const Origins& origins, const std::string& path) {
     if (j.is_number_unsigned()) {
       const auto u = j.get<std::uint64_t>();
       if (u > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
-        fail(origins, path, j.dump() + " does not fit the field's integer type");
+        fail(origins, path, json::excerpt(j) + " does not fit the field's integer type");
       return static_cast<T>(u);
     }
     const auto s = j.get<std::int64_t>();
     if constexpr (std::is_unsigned_v<T>) {
-      if (s < 0) fail(origins, path, j.dump() + " must not be negative");
+      if (s < 0) fail(origins, path, json::excerpt(j) + " must not be negative");
     } else {
       if (s < std::numeric_limits<T>::min() || s > std::numeric_limits<T>::max())
-        fail(origins, path, j.dump() + " does not fit the field's integer type");
+        fail(origins, path, json::excerpt(j) + " does not fit the field's integer type");
     }
     return static_cast<T>(s);
   } else if constexpr (std::is_floating_point_v<T>) {
@@ -96,6 +98,10 @@ T convert(const Json& j, const Origins& origins, const std::string& path) {
     return j.get<T>();
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!j.is_string()) wrong("a string");
+    // Only a --set value can carry bytes that are not UTF-8 (a JSON file cannot); the config is
+    // saved and printed as JSON, so such a value is refused here rather than mangled there.
+    if (!text::valid_utf8(j.get_ref<const std::string&>()))
+      fail(origins, path, "'" + json::excerpt(j) + "' is not valid UTF-8 text");
     return j.get<std::string>();
   } else {
     static_assert(sizeof(T) == 0, "unsupported config field type");
@@ -104,7 +110,7 @@ T convert(const Json& j, const Origins& origins, const std::string& path) {
 
 template <class T>
 std::string show(const T& v) {
-  if constexpr (std::is_same_v<T, std::string>) return "'" + v + "'";
+  if constexpr (std::is_same_v<T, std::string>) return "'" + text::excerpt(v) + "'";
   else { std::ostringstream s; s << v; return s.str(); }
 }
 
@@ -139,7 +145,7 @@ class Reader {
       value = convert<typename T::value_type>(*it, origins_, path);
       check_value(*value, check, origins_, path);
     } else if constexpr (IsVector<T>::value) {
-      if (!it->is_array()) fail(origins_, path, "expected an array, got " + type_name(*it) + " " + it->dump());
+      if (!it->is_array()) fail(origins_, path, "expected an array, got " + type_name(*it) + " " + json::excerpt(*it));
       T out;
       for (std::size_t i = 0; i < it->size(); ++i) {
         const std::string ipath = path + "[" + std::to_string(i) + "]";
@@ -175,7 +181,7 @@ class Reader {
         if (d < best_d) { best_d = d; best = k; }
       }
       const std::string path = prefix_ + item.key();
-      std::string msg = "unknown key '" + path + "'";
+      std::string msg = "unknown key '" + text::excerpt(path) + "'";
       if (!best.empty()) msg += " (did you mean '" + prefix_ + best + "'?)";
       throw Error("config error in " + origins_.of(path) + ": " + msg);
     }
@@ -215,36 +221,36 @@ class Writer {
 
 Json parse_json(std::string_view text, const std::string& origin) {
   try {
-    return Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true,
-                       /*ignore_comments=*/true);
-  } catch (const Json::parse_error& e) {
-    std::string what = e.what();
-    if (const auto p = what.find("] "); what.starts_with("[json.exception") && p != std::string::npos)
-      what = what.substr(p + 2);
-    throw Error("config error in '" + origin + "': " + what);
+    return json::parse(text, {.comments = true});
+  } catch (const json::ParseError& e) {
+    throw Error("config error in '" + origin + "': " + e.what());
   }
 }
 
 void apply_override(Json& root, const std::string& flag, Origins& origins) {
   const auto eq = flag.find('=');
+  const std::string shown = text::excerpt(flag);
   if (eq == std::string::npos || eq == 0)
-    throw Error("bad --set '" + flag + "': expected key.path=value, e.g. model.blocks=8");
+    throw Error("bad --set '" + shown + "': expected key.path=value, e.g. model.blocks=8");
   const std::string path = flag.substr(0, eq);
   const std::string text = flag.substr(eq + 1);
   Json value;
   try {
-    value = Json::parse(text);
-  } catch (const Json::parse_error&) {
-    value = text;  // bare words are strings: --set run.device=cpu
+    value = json::parse(text);
+  } catch (const json::ParseError& e) {
+    // Bare words are strings (--set run.device=cpu); JSON that is too deep or holds a number
+    // out of range is not a bare word.
+    if (e.kind() != json::ParseError::Kind::syntax) throw Error("bad --set '" + shown + "': " + e.reason());
+    value = text;
   }
   Json* node = &root;
   std::size_t start = 0;
   while (true) {
     const auto dot = path.find('.', start);
     const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (key.empty()) throw Error("bad --set '" + flag + "': empty key in '" + path + "'");
+    if (key.empty()) throw Error("bad --set '" + shown + "': empty key in '" + text::excerpt(path) + "'");
     if (!node->is_object())
-      throw Error("bad --set '" + flag + "': '" + path.substr(0, start - 1) + "' is not a section");
+      throw Error("bad --set '" + shown + "': '" + text::excerpt(path.substr(0, start - 1)) + "' is not a section");
     if (dot == std::string::npos) {
       (*node)[key] = value;
       break;
@@ -253,7 +259,7 @@ void apply_override(Json& root, const std::string& flag, Origins& origins) {
     if (node->is_null()) *node = Json::object();
     start = dot + 1;
   }
-  origins.set_flags[path] = "--set " + flag;
+  origins.set_flags[path] = "--set " + shown;
 }
 
 Config build(Json root, const std::string& origin, const std::vector<std::string>& overrides) {

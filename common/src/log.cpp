@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::log {
 namespace {
@@ -64,6 +65,10 @@ void flush() { logger().flush(); }
 
 bool enabled(Level level) { return logger().should_log(to_spdlog(level)); }
 
-void write(Level level, std::string_view message) { logger().log(to_spdlog(level), message); }
+void write(Level level, std::string_view message) {
+  // Messages quote file names and input text: bytes that are not UTF-8 become U+FFFD here, once.
+  if (text::valid_utf8(message)) logger().log(to_spdlog(level), message);
+  else logger().log(to_spdlog(level), text::to_utf8(message));
+}
 
 }  // namespace hydra::log

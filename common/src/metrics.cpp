@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
 #include "tensorboard_writer.hpp"
 
 namespace hydra::metrics {
@@ -38,8 +39,13 @@ void truncate_after(const std::filesystem::path& file, std::int64_t last_step) {
     if (!out) throw Error("cannot write " + tmp.string());
     std::string line;
     for (int line_no = 1; std::getline(in, line); ++line_no) {
-      const auto record = nlohmann::json::parse(line, nullptr, false);
-      if (record.is_discarded() || !record.is_object()) {
+      nlohmann::json record;
+      try {
+        record = json::parse(line);
+      } catch (const json::ParseError&) {
+        record = nullptr;
+      }
+      if (!record.is_object()) {
         if (in.peek() == std::char_traits<char>::eof()) break;
         throw Error(file.string() + ":" + std::to_string(line_no) + ": not a JSON object");
       }
@@ -106,7 +112,7 @@ void MetricsWriter::write(std::int64_t step, const Scalars& scalars) {
     // JSON has no NaN or infinity: they are written as null, which readers see as "no value".
     record[tag] = value;
   }
-  const std::string line = record.dump() + "\n";
+  const std::string line = json::dump(record) + "\n";
   if (std::fwrite(line.data(), 1, line.size(), impl_->jsonl) != line.size() ||
       std::fflush(impl_->jsonl) != 0)
     throw Error("cannot write " + impl_->jsonl_path.string() + ": " + errno_text());

@@ -12,6 +12,8 @@
 
 #include "commands.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 #include "hydra/selfplay/model_agent.hpp"
@@ -59,11 +61,11 @@ void run_bot(const BotFlags& f) {
     try {
       reply = bot.react(line);
     } catch (const Error& e) {
-      std::cerr << "hydra bot: line " << number << ": " << e.what() << std::endl;
+      std::cerr << "hydra bot: line " << number << ": " << text::to_utf8(e.what()) << std::endl;
       reply = selfplay::reply_line(std::nullopt);
     } catch (const std::exception& e) {
       // A bug must not end a hosted game either: report it and keep answering.
-      std::cerr << "hydra bot: line " << number << ": internal error: " << e.what() << std::endl;
+      std::cerr << "hydra bot: line " << number << ": internal error: " << text::to_utf8(e.what()) << std::endl;
       reply = selfplay::reply_line(std::nullopt);
     }
     std::cout << reply << std::endl;  // flushed: the host waits for it

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/config_io.hpp"
 
 namespace hydra::apps {
@@ -25,7 +26,7 @@ void register_config(CLI::App& app) {
     std::optional<std::filesystem::path> file;
     if (!opts->file.empty()) file = opts->file;
     const auto cfg = load_run_config(file, opts->sets);  // also checks rules.preset
-    std::cout << config::to_json(cfg).dump(2) << "\n";
+    std::cout << json::dump(config::to_json(cfg), 2) << "\n";
   });
 }
 

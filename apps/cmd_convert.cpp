@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/data/convert.hpp"
 
 namespace hydra::apps {
@@ -63,19 +64,20 @@ void register_convert(CLI::App& app) {
       switch (r.status) {
         case data::ConvertResult::Status::ok:
           ++ok;
-          std::printf("ok           %s -> %s (%d kyoku, %zu events)\n", r.input.c_str(), r.output.c_str(), r.kyoku, r.events);
+          std::printf("ok           %s -> %s (%d kyoku, %zu events)\n", text::to_utf8(r.input.string()).c_str(),
+                      text::to_utf8(r.output.string()).c_str(), r.kyoku, r.events);
           break;
         case data::ConvertResult::Status::unsupported:
           ++unsupported;
-          std::printf("unsupported  %s\n", r.message.c_str());
+          std::printf("unsupported  %s\n", text::to_utf8(r.message).c_str());
           break;
         case data::ConvertResult::Status::failed:
           ++failed;
-          std::printf("failed       %s\n", r.message.c_str());
+          std::printf("failed       %s\n", text::to_utf8(r.message).c_str());
           break;
         case data::ConvertResult::Status::duplicate:
           ++duplicates;
-          std::printf("duplicate    %s\n", r.message.c_str());
+          std::printf("duplicate    %s\n", text::to_utf8(r.message).c_str());
           break;
       }
     }

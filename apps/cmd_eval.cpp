@@ -14,6 +14,7 @@
 #include <ATen/Parallel.h>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/selfplay/arena.hpp"
@@ -58,7 +59,7 @@ void run_eval(EvalFlags f) {
   };
   const selfplay::EvalResult r = selfplay::run_eval(f.eval);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (f.json) std::cout << selfplay::report_json(f.eval, r).dump(2) << "\n";
+  if (f.json) std::cout << json::dump(selfplay::report_json(f.eval, r), 2) << "\n";
   else std::cout << selfplay::report_table(f.eval, r);
   std::cout.flush();
   log::info("eval: {} games in {:.2f} s, {:.1f} games/s", r.games, seconds, static_cast<double>(r.games) / seconds);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/pretrain/run.hpp"
 
@@ -31,7 +32,7 @@ void run(const GrpFlags& f) {
   o.resume = f.run.resume;
   const auto s = pretrain::run_grp(cfg, o);
   if (f.json) {
-    std::cout << s.report.dump(2) << "\n";
+    std::cout << json::dump(s.report, 2) << "\n";
     return;
   }
   std::cout << "grp: step " << s.steps << (s.stopped ? " (stopped)" : "") << ", checkpoint " << s.checkpoint.string() << "\n";

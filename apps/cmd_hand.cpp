@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/game/agari.hpp"
 #include "hydra/game/hand.hpp"
@@ -53,9 +55,9 @@ Pai parse_tile(const std::string& text, const char* flag) {
   try {
     tiles = parse_compact(text);
   } catch (const Error&) {
-    throw Error(std::string(flag) + ": '" + text + "' is not a tile (mjai name like 5mr or E, or compact like 0m or 1z)");
+    throw Error(std::string(flag) + ": '" + text::excerpt(text) + "' is not a tile (mjai name like 5mr or E, or compact like 0m or 1z)");
   }
-  if (tiles.size() != 1) throw Error(std::string(flag) + ": '" + text + "' must be exactly one tile");
+  if (tiles.size() != 1) throw Error(std::string(flag) + ": '" + text::excerpt(text) + "' must be exactly one tile");
   return tiles[0];
 }
 
@@ -63,14 +65,14 @@ Wind parse_wind(const std::string& text, const char* flag) {
   static const std::array<std::string, 4> kNames = {"E", "S", "W", "N"};
   for (int w = 0; w < 4; ++w)
     if (text == kNames[static_cast<std::size_t>(w)] || text == std::to_string(w + 1) + "z") return static_cast<Wind>(w);
-  throw Error(std::string(flag) + ": '" + text + "' is not a wind (E, S, W or N)");
+  throw Error(std::string(flag) + ": '" + text::excerpt(text) + "' is not a wind (E, S, W or N)");
 }
 
 From parse_from(const std::string& text) {
   if (text == "kamicha") return From::kamicha;
   if (text == "toimen") return From::toimen;
   if (text == "shimocha") return From::shimocha;
-  throw Error(std::string("--from: '") + text + "' is not kamicha, toimen or shimocha");
+  throw Error(std::string("--from: '") + text::excerpt(text) + "' is not kamicha, toimen or shimocha");
 }
 
 Json tile_array(TileMask m) {
@@ -191,8 +193,8 @@ HandOpts batch_opts(const std::string& line, int number) {
   const std::string where = "batch line " + std::to_string(number);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::exception& e) {
+    j = json::parse(line);
+  } catch (const json::ParseError& e) {
     throw Error(where + ": not JSON: " + e.what());
   }
   if (!j.is_object()) throw Error(where + ": expected a JSON object");
@@ -227,11 +229,12 @@ HandOpts batch_opts(const std::string& line, int number) {
       known = true;
     }
     if (key == "honba" || key == "sticks") {
-      if (!value.is_number_integer() || value.get<int>() < 0) throw Error(where + ": " + key + ": expected a count >= 0");
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > 1000)
+        throw Error(where + ": " + key + ": expected a count 0-1000");
       (key == "honba" ? o.honba : o.sticks) = value.get<int>();
       known = true;
     }
-    if (!known) throw Error(where + ": unknown key '" + key + "'");
+    if (!known) throw Error(where + ": unknown key '" + text::excerpt(key) + "'");
   }
   if (o.hand.empty()) throw Error(where + ": missing \"hand\"");
   return o;
@@ -247,8 +250,8 @@ void run_hand(const HandOpts& o) {
     if (!o.check_shanten.empty()) rep = check_shanten(o.check_shanten, o.max_listed);
     if (!o.check_riichienv.empty()) rep = check_riichienv(o.check_riichienv, rules.scoring, o.max_listed);
     if (o.json) {
-      std::cout << Json{{"file", rep.file}, {"rules", rules.name}, {"checked", rep.checked}, {"agree", rep.agree},
-                        {"disagreements", rep.disagreements}}.dump(2)
+      std::cout << json::dump(Json{{"file", rep.file}, {"rules", rules.name}, {"checked", rep.checked}, {"agree", rep.agree},
+                                   {"disagreements", rep.disagreements}}, 2)
                 << "\n";
     } else {
       for (const auto& d : rep.disagreements) std::cout << "disagree: " << d << "\n";
@@ -266,7 +269,7 @@ void run_hand(const HandOpts& o) {
   }
   if (o.hand.empty()) throw Error("hand: give a hand (e.g. hydra hand 123m456p789s1122z --win 2z) or a --check-* file");
   const Json out = evaluate(o, rules);
-  if (o.json) std::cout << out.dump(2) << "\n";
+  if (o.json) std::cout << json::dump(out, 2) << "\n";
   else print_text(out);
 }
 
@@ -283,14 +286,7 @@ void run_batch(const std::string& file, const TableRules& rules) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Json out;
-    try {
-      out = evaluate(batch_opts(line, number), rules);
-    } catch (const Error& e) {
-      out = Json{{"error", e.what()}};
-    }
-    out["line"] = number;
-    std::cout << out.dump() << "\n";
+    std::cout << hand_batch_line(line, number, rules) << "\n";
   }
 }
 
@@ -309,7 +305,7 @@ Json evaluate(const HandOpts& o, const TableRules& rules) {
     } else if (total == 14) {
       bool held = false;
       for (Pai p : closed) held = held || p == win;
-      if (!held) throw Error(std::string("--win ") + o.win + " is not in the 14-tile hand '" + o.hand + "'");
+      if (!held) throw Error(std::string("--win ") + text::excerpt(o.win) + " is not in the 14-tile hand '" + text::excerpt(o.hand) + "'");
     }
   }
   const Hand hand = make_hand(closed, melds, o.hand);
@@ -355,6 +351,17 @@ Json evaluate(const HandOpts& o, const TableRules& rules) {
 }
 
 }  // namespace
+
+std::string hand_batch_line(const std::string& line, int number, const game::TableRules& rules) {
+  Json out;
+  try {
+    out = evaluate(batch_opts(line, number), rules);
+  } catch (const Error& e) {
+    out = Json{{"error", e.what()}};
+  }
+  out["line"] = number;
+  return json::dump(out);
+}
 
 void register_hand(CLI::App& app) {
   auto* cmd = app.add_subcommand("hand", "Evaluate a hand: shanten, waits, ukeire; for a win yaku, han, fu, points and payments");

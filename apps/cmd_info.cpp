@@ -8,6 +8,7 @@
 #include <oneapi/tbb/version.h>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/build_info.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/model/runtime.hpp"
@@ -29,7 +30,7 @@ void print_model(const std::string& config_file, bool json) {
   j["total"] = s.total;
   j["grp_model"] = s.grp_model;
   if (json) {
-    std::cout << j.dump(2) << "\n";
+    std::cout << json::dump(j, 2) << "\n";
     return;
   }
   std::cout << "SE-ResNet " << config.model.blocks << " blocks x " << config.model.channels << " channels ("
@@ -73,12 +74,12 @@ void register_info(CLI::App& app) {
     j["tbb_concurrency"] = tbb::info::default_concurrency();
     j["hardware_threads"] = std::thread::hardware_concurrency();
     if (*json) {
-      std::cout << j.dump(2) << "\n";
+      std::cout << json::dump(j, 2) << "\n";
       return;
     }
     for (const auto& [key, value] : j.items())
       std::cout << key << std::string(22 - std::min<std::size_t>(21, key.size()), ' ')
-                << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+                << (value.is_string() ? value.get<std::string>() : json::dump(value)) << "\n";
   });
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/pretrain/run.hpp"
@@ -33,7 +34,7 @@ struct PretrainFlags {
 
 void print_summary(const char* what, const pretrain::RunSummary& s, bool json) {
   if (json) {
-    std::cout << s.report.dump(2) << "\n";
+    std::cout << json::dump(s.report, 2) << "\n";
     return;
   }
   std::cout << what << ": step " << s.steps << (s.stopped ? " (stopped)" : "") << ", checkpoint "
@@ -53,7 +54,7 @@ void run(const PretrainFlags& f) {
     o.device = f.run.device.empty() ? "auto" : f.run.device;
     o.greedy = !f.no_greedy;
     const auto report = pretrain::eval_pretrain(o);
-    if (f.json) std::cout << report.dump(2) << "\n";
+    if (f.json) std::cout << json::dump(report, 2) << "\n";
     return;
   }
   config::Config cfg = f.run.load();

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/replay.hpp"
@@ -54,6 +56,9 @@ data::ReplayReport verify_file(const std::filesystem::path& file, const game::Ta
   } catch (const Error& e) {
     r.status = data::ReplayStatus::error;
     r.message = e.what();
+  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
+    r.status = data::ReplayStatus::error;
+    r.message = file.string() + ": internal error: " + e.what();
   }
   return r;
 }
@@ -85,12 +90,12 @@ void run_replay(const ReplayOptions& o) {
                       {"ryukyokus", r.ryukyokus}});
       continue;
     }
-    std::cout << data::to_string(r.status) << "  " << r.file;
+    std::cout << data::to_string(r.status) << "  " << text::to_utf8(r.file);
     if (r.status == data::ReplayStatus::pass && o.check)
       std::cout << "  (" << r.kyoku << " kyoku, " << r.decisions << " decisions, " << r.horas << " hora, "
                 << r.ryukyokus << " ryukyoku)" << (r.message.empty() ? "" : "  " + r.message);
     else
-      std::cout << "  " << r.message;
+      std::cout << "  " << text::to_utf8(r.message);
     std::cout << "\n";
   }
   const int pass = counts[static_cast<int>(data::ReplayStatus::pass)];
@@ -104,7 +109,7 @@ void run_replay(const ReplayOptions& o) {
     j["summary"] = {{"files", files.size()}, {"pass", pass}, {"fail", fail}, {"skipped", skipped}, {"error", errors},
                     {"events", events}, {"kyoku", kyoku}, {"decisions", decisions}, {"horas", horas},
                     {"ryukyokus", ryukyokus}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json::dump(j, 2) << "\n";
   } else {
     std::cout << "replay" << (o.check ? " --check" : "") << (o.verify_encoder ? " --verify-encoder" : "") << " ("
               << rules.name << "): " << files.size() << " files: " << pass << " pass, " << fail

@@ -23,6 +23,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/parallel.hpp"
@@ -168,7 +169,7 @@ void run_selfplay(const SelfplayOptions& o) {
   j["ryukyoku_per_kyoku"] = static_cast<double>(ryukyokus) / static_cast<double>(kyoku);
   j["seconds"] = seconds;
   j["games_per_second"] = n / seconds;
-  data::write_file_atomic(out / "stats.json", j.dump(2) + "\n");
+  data::write_file_atomic(out / "stats.json", json::dump(j, 2) + "\n");
   std::cout << "selfplay: " << o.games << " games (" << rules.name << ", seed " << master.value << ") in " << seconds
             << " s, " << n / seconds << " games/s; logs in " << (out / "logs").string() << ", stats in " << (out / "stats.json").string() << "\n";
 }

@@ -10,6 +10,10 @@
 
 #include "hydra/common/config.hpp"
 
+namespace hydra::game {
+struct TableRules;
+}  // namespace hydra::game
+
 namespace hydra::apps {
 
 // Each adds one subcommand to the hydra app. The callbacks throw hydra::Error for user errors;
@@ -38,6 +42,10 @@ struct RunFlags {
   // Defaults, then --config, then --set, then these flags (load_run_config).
   config::Config load() const;
 };
+
+// One line of `hydra hand --batch`: the compact JSON result, or {"error": ..., "line": N} for a
+// line that is not a valid request (the fuzz harness of hand notation calls it too).
+std::string hand_batch_line(const std::string& line, int number, const game::TableRules& rules);
 
 void register_info(CLI::App& app);
 void register_config(CLI::App& app);

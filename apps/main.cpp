@@ -10,6 +10,7 @@
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/game/rules.hpp"
 
 namespace {
@@ -65,10 +66,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const hydra::Error& e) {
-    std::fprintf(stderr, "hydra: error: %s\n", e.what());
+    std::fprintf(stderr, "hydra: error: %s\n", hydra::text::to_utf8(e.what()).c_str());
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hydra: internal error: %s\n", e.what());
+    std::fprintf(stderr, "hydra: internal error: %s\n", hydra::text::to_utf8(e.what()).c_str());
     return 3;
   }
   return 0;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hydra/common/json.hpp"
 #include "hydra/data/text_file.hpp"
 
 namespace hydra::data {
@@ -105,22 +106,26 @@ std::string to_mjai_line(const Event& e, const GameLog& log) {
     case EventType::none:
       break;
   }
-  return j.dump();
+  return hydra::json::dump(j);
 }
 
-GameLog read_mjai(const std::filesystem::path& path) {
+namespace {
+
+// One game from mjai lines; `next(line, number)` yields each line and its number, false at the end.
+template <class NextLine>
+GameLog read_lines(const std::string& name, NextLine&& next) {
   GameLog log;
   std::vector<std::uint8_t> given;
   std::vector<int> lines;  // source line of each event, for the normaliser's messages
-  LineReader reader(path);
   std::string_view line;
-  while (reader.next(line)) {
+  int number = 0;
+  while (next(line, number)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines
     ParsedLine parsed;
     try {
       parsed = parse_mjai_line(line);
     } catch (const Error& e) {
-      throw Error(path.string() + ":" + std::to_string(reader.line_number()) + ": " + e.what());
+      throw Error(name + ":" + std::to_string(number) + ": " + e.what());
     }
     if (parsed.event.type == EventType::start_game) {
       log.names = std::move(parsed.names);
@@ -128,14 +133,39 @@ GameLog read_mjai(const std::filesystem::path& path) {
     }
     log.events.push_back(parsed.event);
     given.push_back(parsed.given);
-    lines.push_back(reader.line_number());
+    lines.push_back(number);
   }
-  const int last_line = reader.line_number();
-  if (log.events.empty()) throw Error(path.string() + ": empty file (no mjai events)");
+  const int last_line = number;
+  if (log.events.empty()) throw Error(name + ": empty file (no mjai events)");
   normalize(log, given, [&](std::size_t i) {
-    return path.string() + ":" + std::to_string(i < lines.size() ? lines[i] : last_line);
+    return name + ":" + std::to_string(i < lines.size() ? lines[i] : last_line);
   });
   return log;
+}
+
+}  // namespace
+
+GameLog read_mjai(const std::filesystem::path& path) {
+  LineReader reader(path);
+  return read_lines(path.string(), [&](std::string_view& line, int& number) {
+    const bool more = reader.next(line);
+    number = reader.line_number();
+    return more;
+  });
+}
+
+GameLog parse_mjai_text(std::string_view text, const std::string& name) {
+  std::size_t pos = 0;
+  return read_lines(name, [&](std::string_view& line, int& number) {
+    if (pos >= text.size()) return false;
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    pos = end + 1;
+    ++number;
+    return true;
+  });
 }
 
 std::string to_mjai_text(const GameLog& log) {

@@ -4,6 +4,8 @@
 
 #include <simdjson.h>
 
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/data/mjai.hpp"
 
 namespace hydra::data {
@@ -21,7 +23,17 @@ using simdjson::dom::object;
   throw Error("field '" + std::string(key) + "': " + what);
 }
 
-std::string dump(const element& v) { return simdjson::minify(v); }
+// A value quoted into a message: bounded, whatever the line held.
+std::string dump(const element& v) { return text::excerpt(simdjson::minify(v)); }
+
+// simdjson's parser with Hydra's JSON depth bound (hydra/common/json.hpp) instead of its default
+// of 1024: an mjai event nests three levels.
+simdjson::dom::parser bounded_parser() {
+  simdjson::dom::parser parser;
+  if (parser.allocate(std::size_t{64} << 10, json::kMaxDepth))
+    throw Error("cannot allocate the mjai JSON parser");
+  return parser;
+}
 
 bool has(const object& o, const char* key) { return !o.at_key(key).error(); }
 
@@ -187,7 +199,7 @@ void parse_start_game(const object& o, ParsedLine& out) {
 
 ParsedLine parse_mjai_line(std::string_view line) {
   // One parser per thread: simdjson reuses its buffers, which is where the speed comes from.
-  thread_local simdjson::dom::parser parser;
+  thread_local simdjson::dom::parser parser = bounded_parser();
   element root;
   if (const auto err = parser.parse(line.data(), line.size()).get(root))
     throw Error(std::string("broken JSON: ") + simdjson::error_message(err));

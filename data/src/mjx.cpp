@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/data/text_file.hpp"
 
 namespace hydra::data {
@@ -96,7 +98,7 @@ MjxKyoku parse_kyoku(const json& s, const std::string& where) {
       if (!e["type"].is_string()) throw Error(where + ": an event type must be a name");
       const std::string name = e["type"].get<std::string>();
       const auto* it = std::find_if(std::begin(kTypes), std::end(kTypes), [&](const auto& p) { return p.first == name; });
-      if (it == std::end(kTypes)) throw Error(where + ": unknown event type " + name);
+      if (it == std::end(kTypes)) throw Error(where + ": unknown event type " + text::excerpt(name));
       ev.type = it->second;
     }
     ev.who = int_field(e, "who", 0, game::kNumSeats - 1, where);
@@ -161,8 +163,12 @@ std::vector<MjxKyoku> parse_mjx(std::string_view text, const std::string& name) 
     ++line;
     if (l.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = name + ":" + std::to_string(line);
-    const json s = json::parse(l, nullptr, false);
-    if (s.is_discarded()) throw Error(where + ": not JSON");
+    json s;
+    try {
+      s = hydra::json::parse(l);
+    } catch (const hydra::json::ParseError& e) {
+      throw Error(where + ": not JSON: " + e.what());
+    }
     out.push_back(parse_kyoku(s, where));
   }
   if (out.empty()) throw Error(name + ": no kyoku");

@@ -500,6 +500,10 @@ ReplayReport check_file(const std::filesystem::path& file, const game::TableRule
     report.status = ReplayStatus::error;
     report.message = e.what();
     return report;
+  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
+    report.status = ReplayStatus::error;
+    report.message = file.string() + ": internal error: " + e.what();
+    return report;
   }
   return check_game(log, rules, file.string());
 }

@@ -5,8 +5,12 @@
 //    points, yaku...], ...]]
 // and tenhou6_replay.cpp turns the per-player lists back into one event order.
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/data/tenhou.hpp"
 #include "hydra/data/text_file.hpp"
 #include "tenhou6_kyoku.hpp"
@@ -22,14 +26,21 @@ constexpr std::size_t kMaxTurns = 100;
 
 std::vector<json> parse_objects(std::string_view text, const std::string& name) {
   std::vector<json> objects;
+  auto broken = [&](int line, const hydra::json::ParseError& e) {
+    return Error(name + ":" + std::to_string(line) + ": broken JSON: column " + std::to_string(e.column()) + ": " +
+                 e.reason());
+  };
+  std::optional<hydra::json::ParseError> whole;
   try {
-    objects.push_back(json::parse(text));
+    objects.push_back(hydra::json::parse(text));
     return objects;
-  } catch (const json::parse_error&) {
+  } catch (const hydra::json::ParseError& e) {
     // Not one document: the JSON-lines form, one kyoku per line.
+    whole = e;
   }
   std::size_t begin = 0;
   int line = 0;
+  bool first = true;
   while (begin < text.size()) {
     std::size_t end = text.find('\n', begin);
     if (end == std::string_view::npos) end = text.size();
@@ -38,12 +49,14 @@ std::vector<json> parse_objects(std::string_view text, const std::string& name) 
     begin = end + 1;
     if (l.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     try {
-      objects.push_back(json::parse(l));
-    } catch (const json::parse_error& e) {
-      std::string what = e.what();
-      if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
-      throw Error(name + ":" + std::to_string(line) + ": broken JSON: " + what);
+      objects.push_back(hydra::json::parse(l));
+    } catch (const hydra::json::ParseError& e) {
+      // A first line that is no document either: the file is one broken document, and the
+      // whole-file error says where.
+      if (first) throw broken(whole->line(), *whole);
+      throw broken(line, e);
     }
+    first = false;
   }
   if (objects.empty()) throw Error(name + ": empty file");
   return objects;
@@ -54,21 +67,26 @@ void check_rules(const json& obj, const std::string& name) {
   auto reject = [&](const std::string& why) { throw UnsupportedRule(name + ": unsupported rule: " + why); };
   const json rule = obj.value("rule", json::object());
   const std::string disp = rule.contains("disp") && rule["disp"].is_string() ? rule["disp"].get<std::string>() : "";
-  if (disp.find("三") != std::string::npos) reject("3-player (sanma), rule '" + disp + "'");
+  if (disp.find("三") != std::string::npos) reject("3-player (sanma), rule '" + text::excerpt(disp) + "'");
   int red = -1;  // unknown: assume Tenhou's usual three red fives
-  if (rule.contains("aka") && rule["aka"].is_number()) red = rule["aka"].get<int>() ? 3 : 0;
+  if (rule.contains("aka") && rule["aka"].is_number()) red = rule["aka"].get<double>() != 0 ? 3 : 0;
   for (const char* key : {"aka51", "aka52", "aka53"})
-    if (rule.contains(key) && rule[key].is_number()) red = std::max(red, 0) + (rule[key].get<int>() ? 1 : 0);
-  if (red == 0) reject("no red fives (aka nashi), rule '" + disp + "'");
+    if (rule.contains(key) && rule[key].is_number()) red = std::max(red, 0) + (rule[key].get<double>() != 0 ? 1 : 0);
+  if (red == 0) reject("no red fives (aka nashi), rule '" + text::excerpt(disp) + "'");
   // Tenhou's lobby names ("般南喰赤") say 喰 when open tanyao is allowed.
   const bool tenhou_disp = disp.find("南") != std::string::npos || disp.find("東") != std::string::npos;
-  if (tenhou_disp && disp.find("喰") == std::string::npos) reject("no open tanyao (kuitan nashi), rule '" + disp + "'");
+  if (tenhou_disp && disp.find("喰") == std::string::npos) reject("no open tanyao (kuitan nashi), rule '" + text::excerpt(disp) + "'");
   if (obj.contains("name") && obj["name"].is_array() && obj["name"].size() != game::kNumSeats)
     reject("3-player (" + std::to_string(obj["name"].size()) + " names)");
 }
 
+// An integer of at most 9 digits either way: every tenhou.net/6 number (tile codes, scores,
+// seats) is far inside that, and get<int> would wrap a larger one.
 int as_int(const json& v, const std::string& where) {
-  if (!v.is_number_integer()) throw Error(where + ": expected an integer, got " + v.dump());
+  constexpr std::int64_t kMax = 999'999'999;
+  if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > kMax) ||
+      v.get<std::int64_t>() < -kMax || v.get<std::int64_t>() > kMax)
+    throw Error(where + ": expected an integer of at most 9 digits, got " + hydra::json::excerpt(v));
   return v.get<int>();
 }
 
@@ -136,7 +154,7 @@ Kyoku parse_kyoku(const json& k, const std::string& where) {
       const json& info = r[i + 1];
       if (!info.is_array()) throw Error(where + ": win details must be a list");
       for (const json& x : info) {
-        if (x.is_number_integer()) w.who_from_pao.push_back(x.get<int>());
+        if (x.is_number_integer()) w.who_from_pao.push_back(as_int(x, where + " win details"));
         else if (x.is_string() && w.points.empty()) w.points = x.get<std::string>();
         else if (x.is_string()) w.yakus.push_back(x.get<std::string>());
       }

@@ -6,7 +6,9 @@
 // a hand it is not in, a discard list runs out, or lists are left over at the end.
 
 #include <algorithm>
+#include <charconv>
 
+#include "hydra/common/text.hpp"
 #include "tenhou6_kyoku.hpp"
 #include "tenhou_yaku.hpp"
 
@@ -37,7 +39,7 @@ Call parse_call(const std::string& s) {
       ++i;
     }
   }
-  if (!c.kind) throw Error("call '" + s + "' has no letter");
+  if (!c.kind) throw Error("call '" + text::excerpt(s) + "' has no letter");
   return c;
 }
 
@@ -247,6 +249,15 @@ std::vector<Pai> sorted(std::vector<Pai> v) {
   return v;
 }
 
+// A run of decimal digits from a points or yaku text; no hand is worth 10 million points.
+int bounded_number(std::string_view digits, const std::string& text) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || v > 10'000'000)
+    throw Error("'" + text::excerpt(text) + "': number '" + text::excerpt(digits, 20) + "' out of range");
+  return v;
+}
+
 // "30符4飜7700点", "満貫2000-4000点", "700点∀" -> fu (0 when not written) and the hand's value.
 void parse_points(const std::string& text, Event& e) {
   auto number_before = [&](const char* unit) -> int {
@@ -254,21 +265,22 @@ void parse_points(const std::string& text, Event& e) {
     if (at == std::string::npos) return 0;
     std::size_t b = at;
     while (b > 0 && text[b - 1] >= '0' && text[b - 1] <= '9') --b;
-    return b == at ? 0 : std::stoi(text.substr(b, at - b));
+    return b == at ? 0 : bounded_number(std::string_view(text).substr(b, at - b), text);
   };
   e.fu = static_cast<std::uint8_t>(std::min(number_before("符"), 255));
   const auto ten = text.find("点");
-  if (ten == std::string::npos) throw Error("points '" + text + "' have no 点");
+  if (ten == std::string::npos) throw Error("points '" + text::excerpt(text) + "' have no 点");
   std::size_t b = ten;
   while (b > 0 && ((text[b - 1] >= '0' && text[b - 1] <= '9') || text[b - 1] == '-')) --b;
   const std::string pts = text.substr(b, ten - b);
   const auto dash = pts.find('-');
-  if (pts.empty() || dash == 0) throw Error("points '" + text + "' have no number");
+  if (pts.empty() || dash == 0) throw Error("points '" + text::excerpt(text) + "' have no number");
+  const std::string_view digits(pts);
   if (dash != std::string::npos) {  // non-dealer tsumo: children pay the first, the dealer the second
-    e.hora_points = 2 * std::stoi(pts.substr(0, dash)) + std::stoi(pts.substr(dash + 1));
+    e.hora_points = 2 * bounded_number(digits.substr(0, dash), text) + bounded_number(digits.substr(dash + 1), text);
   } else {
     const bool all = text.find("∀", ten) != std::string::npos;  // dealer tsumo: each pays this
-    e.hora_points = std::stoi(pts) * (all ? 3 : 1);
+    e.hora_points = bounded_number(digits, text) * (all ? 3 : 1);
   }
 }
 
@@ -277,16 +289,17 @@ void parse_yakus(const std::vector<std::string>& yakus, Event& e) {
   bool yakuman = false;
   for (const std::string& y : yakus) {
     const auto open = y.find('(');
-    if (open == std::string::npos) throw Error("yaku '" + y + "' has no (han)");
+    if (open == std::string::npos) throw Error("yaku '" + text::excerpt(y) + "' has no (han)");
     const auto kind = tenhou::yaku_from_name(y.substr(0, open));
-    if (!kind) throw Error("unknown yaku '" + y + "'");
+    if (!kind) throw Error("unknown yaku '" + text::excerpt(y) + "'");
     int han = 0;
     if (y.find("役満", open) != std::string::npos) {
       han = game::kYakumanHan;
       yakuman = true;
     } else {
       std::size_t i = open + 1;
-      while (i < y.size() && y[i] >= '0' && y[i] <= '9') han = han * 10 + (y[i++] - '0');
+      while (i < y.size() && y[i] >= '0' && y[i] <= '9') ++i;
+      if (i > open + 1) han = std::min(bounded_number(std::string_view(y).substr(open + 1, i - open - 1), y), 255);
     }
     if (han == 0) continue;  // "裏ドラ(0飜)"
     if (e.yakus.full()) throw Error("too many yaku");
@@ -339,7 +352,7 @@ bool Replayer::finish_draw(State& s, int seat, bool after_draw) {
   e.reason = r == "九種九牌" ? R::kyushukyuhai : r == "四家立直" ? R::suchareach : r == "三家和了" ? R::sanchaho
            : r == "四風連打" ? R::sufonrenta : r == "四槓散了" ? R::sukaikan : r == "流し満貫" ? R::nagashimangan
            : (r == "流局" || r == "全員聴牌" || r == "全員不聴") ? R::fanpai : R::unknown;
-  if (e.reason == R::unknown) throw Error("unknown result '" + r + "'");
+  if (e.reason == R::unknown) throw Error("unknown result '" + text::excerpt(r) + "'");
   if (after_draw != (e.reason == R::kyushukyuhai)) return false;
   e.deltas = k_.draw_deltas;
   for (int p = 0; p < game::kNumSeats; ++p) {

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "hydra/common/text.hpp"
 #include "hydra/data/tenhou.hpp"
 #include "hydra/data/text_file.hpp"
 #include "tenhou_yaku.hpp"
@@ -49,6 +50,8 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
+constexpr int kMaxAttributeInt = 1'000'000;
+
 class XmlReader {
  public:
   explicit XmlReader(std::string name) : name_(std::move(name)) {}
@@ -66,7 +69,7 @@ class XmlReader {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& msg) const { throw Error(name_ + ": <" + tag_ + ">: " + msg); }
+  [[noreturn]] void fail(const std::string& msg) const { throw Error(name_ + ": <" + text::excerpt(tag_, 40) + ">: " + msg); }
 
   std::vector<int> ints(const pugi::xml_node& n, const char* attr, bool required = true) const {
     const pugi::xml_attribute a = n.attribute(attr);
@@ -80,7 +83,11 @@ class XmlReader {
     while (i < s.size()) {
       int v = 0;
       const auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + s.size(), v);
-      if (ec != std::errc()) fail("attribute '" + std::string(attr) + "': '" + std::string(s) + "' is not a list of integers");
+      if (ec != std::errc()) fail("attribute '" + std::string(attr) + "': '" + text::excerpt(s) + "' is not a list of integers");
+      // Tile ids, meld codes, scores in hundreds: all far inside this, and scores are scaled by
+      // 100 later without overflowing.
+      if (v < -kMaxAttributeInt || v > kMaxAttributeInt)
+        fail("attribute '" + std::string(attr) + "': " + std::to_string(v) + " is out of range");
       i = static_cast<std::size_t>(ptr - s.data());
       if (i < s.size() && s[i] == '.') {  // owari's uma points ("-21.0"): the fraction is not needed
         while (i < s.size() && s[i] != ',') ++i;
@@ -319,7 +326,7 @@ class XmlReader {
     e.reason = type.empty() ? R::fanpai : type == "yao9" ? R::kyushukyuhai : type == "reach4" ? R::suchareach
              : type == "ron3" ? R::sanchaho : type == "kan4" ? R::sukaikan : type == "kaze4" ? R::sufonrenta
              : type == "nm" ? R::nagashimangan : R::unknown;
-    if (e.reason == R::unknown) fail("unknown draw type '" + std::string(type) + "'");
+    if (e.reason == R::unknown) fail("unknown draw type '" + text::excerpt(type) + "'");
     for (int p = 0; p < game::kNumSeats; ++p) {
       const std::string attr = "hai" + std::to_string(p);
       auto& hand = e.tehais[static_cast<std::size_t>(p)];

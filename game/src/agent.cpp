@@ -1,6 +1,7 @@
 #include "hydra/game/agent.hpp"
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::game {
 
@@ -25,7 +26,7 @@ Action TsumogiriAgent::act(const PlayerView& view, const Decision& d) {
 std::unique_ptr<Agent> make_agent(std::string_view name) {
   if (name == "random") return std::make_unique<RandomAgent>();
   if (name == "tsumogiri") return std::make_unique<TsumogiriAgent>();
-  throw Error("unknown agent '" + std::string(name) + "' (known: random, tsumogiri)");
+  throw Error("unknown agent '" + text::excerpt(name) + "' (known: random, tsumogiri)");
 }
 
 std::vector<std::string> agent_names() { return {"random", "tsumogiri"}; }

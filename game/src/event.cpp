@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::game {
 namespace {
@@ -27,7 +28,7 @@ template <typename Enum, std::size_t N>
 Enum parse_name(const std::array<std::string_view, N>& names, std::string_view name, const char* what) {
   for (std::size_t i = 0; i < N; ++i)
     if (names[i] == name) return static_cast<Enum>(i);
-  throw Error("unknown " + std::string(what) + " '" + std::string(name) + "'");
+  throw Error("unknown " + std::string(what) + " '" + text::excerpt(name) + "'");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "hydra/game/hand.hpp"
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::game {
 namespace {
@@ -61,7 +62,7 @@ void validate_hand(const Hand& hand, std::string_view what) {
   const TileCounts all = hand.all_tiles();
   for (int t = 0; t < kNumTileTypes; ++t)
     if (all[static_cast<std::size_t>(t)] > 4)
-      throw Error("hand " + name + " has " + std::to_string(all[static_cast<std::size_t>(t)]) + " copies of " +
+      throw Error("hand " + text::excerpt(name) + " has " + std::to_string(all[static_cast<std::size_t>(t)]) + " copies of " +
                   std::string(mjai_name(Pai(TileType(t)))) + " (at most 4)");
   int reds = hand.closed_red;
   for (int i = 0; i < hand.num_melds; ++i) {
@@ -69,17 +70,17 @@ void validate_hand(const Hand& hand, std::string_view what) {
     for (int k = 0; k < m.size(); ++k) {
       if (!m.tile(k).is_red()) continue;
       const int bit = red_bit(m.tile(k).type());
-      if (reds & bit) throw Error("hand " + name + " has two red " + std::string(mjai_name(Pai(m.tile(k).type()))));
+      if (reds & bit) throw Error("hand " + text::excerpt(name) + " has two red " + std::string(mjai_name(Pai(m.tile(k).type()))));
       reds |= bit;
     }
   }
   for (int s = 0; s < 3; ++s)
     if ((hand.closed_red >> s & 1) && hand.closed[static_cast<std::size_t>(s * 9 + 4)] == 0)
-      throw Error("hand " + name + ": red five bit without a five (internal)");
+      throw Error("hand " + text::excerpt(name) + ": red five bit without a five (internal)");
   const int n = hand.closed_size();
   const int total = n + 3 * hand.num_melds;
   if (total != 13 && total != 14)
-    throw Error("hand " + name + " has " + std::to_string(n) + " closed tiles and " + std::to_string(hand.num_melds) +
+    throw Error("hand " + text::excerpt(name) + " has " + std::to_string(n) + " closed tiles and " + std::to_string(hand.num_melds) +
                 " melds: expected 13 or 14 tiles in all (a kan counts as 3)");
 }
 
@@ -87,14 +88,14 @@ Hand make_hand(const std::vector<Pai>& closed, const std::vector<Meld>& melds, s
   Hand h;
   const std::string name = quoted(what);
   for (Pai p : closed) {
-    if (p.is_unknown()) throw Error("hand " + name + " has an unknown tile");
+    if (p.is_unknown()) throw Error("hand " + text::excerpt(name) + " has an unknown tile");
     if (p.is_red() && (h.closed_red & red_bit(p.type())))
-      throw Error("hand " + name + " has two red " + std::string(mjai_name(Pai(p.type()))));
+      throw Error("hand " + text::excerpt(name) + " has two red " + std::string(mjai_name(Pai(p.type()))));
     if (h.closed[static_cast<std::size_t>(p.type().index())] == 4)
-      throw Error("hand " + name + " has more than 4 copies of " + std::string(mjai_name(Pai(p.type()))));
+      throw Error("hand " + text::excerpt(name) + " has more than 4 copies of " + std::string(mjai_name(Pai(p.type()))));
     h.add(p);
   }
-  if (melds.size() > Hand::kMaxMelds) throw Error("hand " + name + " has more than four melds");
+  if (melds.size() > Hand::kMaxMelds) throw Error("hand " + text::excerpt(name) + " has more than four melds");
   for (const Meld& m : melds) h.add_meld(m);
   validate_hand(h, what);
   return h;

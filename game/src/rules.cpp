@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::game {
 namespace detail {
@@ -39,21 +41,21 @@ class StrictReader {
     const auto it = object_.find(key);
     if (it == object_.end()) fail(origin_, path, "missing (every rules key is required)");
     if constexpr (std::is_same_v<T, bool>) {
-      if (!it->is_boolean()) fail(origin_, path, "expected true or false, got " + it->dump());
+      if (!it->is_boolean()) fail(origin_, path, "expected true or false, got " + json::excerpt(*it));
       value = it->template get<bool>();
     } else if constexpr (std::is_same_v<T, GameLength>) {
       const auto length = parse_game_length(it->is_string() ? it->template get<std::string>() : std::string());
-      if (!length) fail(origin_, path, "expected \"hanchan\", \"tonpuusen\" or \"kyoku\", got " + it->dump());
+      if (!length) fail(origin_, path, "expected \"hanchan\", \"tonpuusen\" or \"kyoku\", got " + json::excerpt(*it));
       value = *length;
     } else if constexpr (std::is_same_v<T, std::array<int, 4>>) {
-      if (!it->is_array() || it->size() != 4) fail(origin_, path, "expected 4 integers (1st to 4th), got " + it->dump());
+      if (!it->is_array() || it->size() != 4) fail(origin_, path, "expected 4 integers (1st to 4th), got " + json::excerpt(*it));
       for (std::size_t i = 0; i < 4; ++i) {
-        if (!(*it)[i].is_number_integer()) fail(origin_, path, "expected 4 integers (1st to 4th), got " + it->dump());
-        value[i] = (*it)[i].template get<int>();
+        if (!(*it)[i].is_number_integer()) fail(origin_, path, "expected 4 integers (1st to 4th), got " + json::excerpt(*it));
+        value[i] = fit<int>((*it)[i], path);
       }
     } else {
-      if (!it->is_number_integer()) fail(origin_, path, "expected an integer, got " + it->dump());
-      value = it->template get<T>();
+      if (!it->is_number_integer()) fail(origin_, path, "expected an integer, got " + json::excerpt(*it));
+      value = fit<T>(*it, path);
     }
   }
 
@@ -61,11 +63,20 @@ class StrictReader {
     for (const auto& item : object_.items()) {
       bool known = false;
       for (const auto& k : seen_) known = known || k == item.key();
-      if (!known) fail(origin_, prefix_ + item.key(), "unknown key");
+      if (!known) fail(origin_, prefix_ + text::excerpt(item.key()), "unknown key");
     }
   }
 
  private:
+  // An integer JSON value as T, refused when it does not fit (get<T> would wrap it).
+  template <class T>
+  T fit(const Json& v, const std::string& path) const {
+    if (v.is_number_unsigned() ? !std::in_range<T>(v.template get<std::uint64_t>())
+                               : !std::in_range<T>(v.template get<std::int64_t>()))
+      fail(origin_, path, json::excerpt(v) + " is out of range");
+    return v.template get<T>();
+  }
+
   const Json& object_;
   std::string prefix_;
   std::string_view origin_;
@@ -102,8 +113,8 @@ void read_block(const Json& root, const char* key, std::string_view origin, Visi
 TableRules parse_rules(std::string_view json_text, std::string_view origin) {
   Json root;
   try {
-    root = Json::parse(json_text.begin(), json_text.end(), nullptr, true, /*ignore_comments=*/true);
-  } catch (const Json::parse_error& e) {
+    root = json::parse(json_text, {.comments = true});
+  } catch (const json::ParseError& e) {
     throw Error("rules error in '" + std::string(origin) + "': " + e.what());
   }
   if (!root.is_object()) fail(origin, "<top>", "expected a JSON object");
@@ -114,7 +125,7 @@ TableRules parse_rules(std::string_view json_text, std::string_view origin) {
   read_block(root, "scoring", origin, [&](StrictReader& r) { rules.scoring.visit(r); });
   read_block(root, "table", origin, [&](StrictReader& r) { rules.visit_table(r); });
   for (const auto& item : root.items())
-    if (item.key() != "name" && item.key() != "scoring" && item.key() != "table") fail(origin, item.key(), "unknown key");
+    if (item.key() != "name" && item.key() != "scoring" && item.key() != "table") fail(origin, text::excerpt(item.key()), "unknown key");
   validate(rules, origin);
   return rules;
 }
@@ -174,7 +185,7 @@ const TableRules& rules_preset(std::string_view name) {
     if (!list.empty()) list += ", ";
     list += r.name;
   }
-  throw Error("unknown rules preset '" + std::string(name) + "' (presets: " + list + "; or a rules JSON file)");
+  throw Error("unknown rules preset '" + text::excerpt(name) + "' (presets: " + list + "; or a rules JSON file)");
 }
 
 const TableRules& table_rules(std::string_view name_or_path) {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/game/agari.hpp"
 #include "hydra/game/shanten.hpp"
 
@@ -25,8 +27,8 @@ std::string read_text(const std::filesystem::path& file) {
 
 Json read_json(const std::filesystem::path& file) {
   try {
-    return Json::parse(read_text(file));
-  } catch (const Json::exception& e) {
+    return json::parse(read_text(file));
+  } catch (const json::ParseError& e) {
     throw Error("'" + file.string() + "' is not valid JSON: " + e.what());
   }
 }
@@ -44,18 +46,18 @@ struct Where {
   }
   int integer(const Json& j, const char* key) const {
     const Json& v = get(j, key);
-    if (!v.is_number_integer()) fail(key, "expected an integer, got " + v.dump());
+    if (!v.is_number_integer()) fail(key, "expected an integer, got " + json::excerpt(v));
     return v.get<int>();
   }
   bool boolean(const Json& j, const char* key) const {
     const Json& v = get(j, key);
     if (v.is_boolean()) return v.get<bool>();
     if (v.is_number_integer()) return v.get<int>() != 0;
-    fail(key, "expected true/false, got " + v.dump());
+    fail(key, "expected true/false, got " + json::excerpt(v));
   }
   std::string string(const Json& j, const char* key) const {
     const Json& v = get(j, key);
-    if (!v.is_string()) fail(key, "expected a string, got " + v.dump());
+    if (!v.is_string()) fail(key, "expected a string, got " + json::excerpt(v));
     return v.get<std::string>();
   }
   // Runs f, turning a hydra::Error from a parser into one that names the case and field.
@@ -79,7 +81,7 @@ constexpr std::array<const char*, 4> kWindKanji = {"東", "南", "西", "北"};
 // "z5", "p0": one kobalab tile.
 Pai kobalab_tile(std::string_view s) {
   const auto tiles = parse_kobalab_tiles(s);
-  if (tiles.size() != 1) throw Error("'" + std::string(s) + "' is not one tile");
+  if (tiles.size() != 1) throw Error("'" + text::excerpt(s) + "' is not one tile");
   return tiles[0];
 }
 
@@ -120,10 +122,10 @@ std::vector<Pai> parse_kobalab_tiles(std::string_view text) {
       case 'z': base = 27; continue;
       default: break;
     }
-    if (c < '0' || c > '9') throw Error("bad kobalab tiles '" + std::string(text) + "': unexpected '" + std::string(1, c) + "'");
-    if (base < 0) throw Error("bad kobalab tiles '" + std::string(text) + "': digits before a suit letter");
+    if (c < '0' || c > '9') throw Error("bad kobalab tiles '" + text::excerpt(text) + "': unexpected '" + text::excerpt(std::string_view(&c, 1)) + "'");
+    if (base < 0) throw Error("bad kobalab tiles '" + text::excerpt(text) + "': digits before a suit letter");
     const int d = c - '0';
-    if (base == 27 && (d < 1 || d > 7)) throw Error("bad kobalab tiles '" + std::string(text) + "': honours are z1-z7");
+    if (base == 27 && (d < 1 || d > 7)) throw Error("bad kobalab tiles '" + text::excerpt(text) + "': honours are z1-z7");
     out.push_back(d == 0 ? Pai(TileType(base + 4), true) : Pai(TileType(base + d - 1)));
   }
   return out;
@@ -271,7 +273,7 @@ namespace {
 
 Pai pai_of_id(const Json& v, const Where& w, const char* field) {
   if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() >= kNumTiles)
-    w.fail(field, "expected a tile id 0-135, got " + v.dump());
+    w.fail(field, "expected a tile id 0-135, got " + json::excerpt(v));
   return Pai(Tile(v.get<int>()));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/text.hpp"
 
 namespace hydra::game {
 namespace {
@@ -21,7 +22,7 @@ std::string_view mjai_name(Pai p) { return kMjaiNames.at(static_cast<std::size_t
 Pai parse_mjai(std::string_view name) {
   for (std::size_t i = 0; i < kMjaiNames.size(); ++i)
     if (kMjaiNames[i] == name) return Pai::from_index(static_cast<int>(i));
-  throw Error("unknown mjai tile '" + std::string(name) + "'");
+  throw Error("unknown mjai tile '" + text::excerpt(name) + "'");
 }
 
 std::vector<Pai> parse_compact(std::string_view text) {
@@ -38,13 +39,13 @@ std::vector<Pai> parse_compact(std::string_view text) {
       case 'p': base = 9; break;
       case 's': base = 18; break;
       case 'z': base = 27; break;
-      default: throw Error("bad tile notation '" + std::string(text) + "': unexpected '" + std::string(1, c) + "'");
+      default: throw Error("bad tile notation '" + text::excerpt(text) + "': unexpected '" + text::excerpt(std::string_view(&c, 1)) + "'");
     }
-    if (digits.empty()) throw Error("bad tile notation '" + std::string(text) + "': suit '" + std::string(1, c) + "' without numbers");
+    if (digits.empty()) throw Error("bad tile notation '" + text::excerpt(text) + "': suit '" + text::excerpt(std::string_view(&c, 1)) + "' without numbers");
     for (char d : digits) {
       const int n = d - '0';
       if (c == 'z') {
-        if (n < 1 || n > 7) throw Error("bad tile notation '" + std::string(text) + "': honours are 1z-7z");
+        if (n < 1 || n > 7) throw Error("bad tile notation '" + text::excerpt(text) + "': honours are 1z-7z");
         out.emplace_back(TileType(base + n - 1));
       } else if (n == 0) {
         out.emplace_back(TileType(base + 4), /*red=*/true);
@@ -54,7 +55,7 @@ std::vector<Pai> parse_compact(std::string_view text) {
     }
     digits.clear();
   }
-  if (!digits.empty()) throw Error("bad tile notation '" + std::string(text) + "': numbers without a suit letter");
+  if (!digits.empty()) throw Error("bad tile notation '" + text::excerpt(text) + "': numbers without a suit letter");
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/metrics.hpp"
 #include "hydra/common/stop.hpp"
@@ -248,7 +249,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(bad)}};
-  data::write_file_atomic(run_dir / "report.json", summary.report.dump(2) + "\n");
+  data::write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
   log::info("pretrain: done at step {} ({} samples, {} epochs); report in {}", summary.steps, samples_seen, rep.epochs,
             (run_dir / "report.json").string());
   return summary;
@@ -271,7 +272,7 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   // The architecture comes from the checkpoint's own config.
   model::CheckpointData peek = model::load_checkpoint(file, nullptr, nullptr, {.restore_rng = false});
   if (peek.kind != "hydra_net") throw Error(file.string() + ": not a policy checkpoint (kind " + peek.kind + ")");
-  const config::Config cfg = config::parse(peek.config.dump(), "config stored in " + file.string());
+  const config::Config cfg = config::parse(json::dump(peek.config), "config stored in " + file.string());
   model::HydraNet net(cfg.model);
   model::load_checkpoint(file, net.get(), nullptr, {.restore_rng = false});
   net->to(device);

@@ -8,6 +8,7 @@
 
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/metrics.hpp"
 #include "hydra/common/stop.hpp"
@@ -273,7 +274,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(corpus.bad)}};
-  data::write_file_atomic(run_dir / "report.json", summary.report.dump(2) + "\n");
+  data::write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
   log::info("grp: done at step {}; report in {}", step, (run_dir / "report.json").string());
   return summary;
 }

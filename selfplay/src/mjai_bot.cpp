@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/data/mjai.hpp"
 
@@ -22,8 +23,8 @@ MjaiBot::MjaiBot(std::unique_ptr<game::Agent> agent, const game::TableRules& rul
 std::string MjaiBot::react(std::string_view line) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::parse_error& e) {
+    j = json::parse(line);
+  } catch (const json::ParseError& e) {
     throw Error(std::string("broken JSON: ") + e.what());
   }
   if (!j.is_array()) j = nlohmann::json::array({std::move(j)});
@@ -33,12 +34,13 @@ std::string MjaiBot::react(std::string_view line) {
   std::optional<int> id;
   for (const nlohmann::json& item : j) {
     if (!item.is_object()) throw Error("broken JSON: an event must be a JSON object");
-    const data::ParsedLine parsed = data::parse_mjai_line(item.dump());
+    const data::ParsedLine parsed = data::parse_mjai_line(json::dump(item));
     events.push_back(parsed.event);
     given.push_back(parsed.given);
     if (events.back().type == EventType::start_game && item.contains("id")) {
       const nlohmann::json& v = item["id"];
-      if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > 3) throw Error("field 'id': expected a seat 0-3");
+      if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 3)
+        throw Error("field 'id': expected a seat 0-3");
       id = v.get<int>();
     }
   }
@@ -153,7 +155,7 @@ std::string reply_line(const std::optional<Event>& action) {
       break;
     default: break;  // reach, ryukyoku: type and actor
   }
-  return j.dump();
+  return json::dump(j);
 }
 
 }  // namespace hydra::selfplay

@@ -3,7 +3,9 @@
 #include <fstream>
 
 #include "hydra/data/convert.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/data/mjai.hpp"
+#include "hydra/data/replay.hpp"
 #include "hydra/data/tenhou.hpp"
 #include "hydra/data/text_file.hpp"
 #include "testdata.hpp"
@@ -97,6 +99,35 @@ TEST(Convert, DamagedLogsFailCleanly) {
   }
   EXPECT_GT(rejected, 90);  // cuts and most flips break the log
   EXPECT_EQ(rejected + read, 180);
+}
+
+// Issue reproducers, written as small synthetic files (tests/fuzz/regressions/): a number out of
+// double's range fails its own file with the place, in convert and in replay --check alike; a
+// Tenhou name that is not UTF-8 once %-decoded converts (as replay --check reads it) and the
+// written log is UTF-8, the bad bytes replaced.
+TEST(Convert, NumbersOutOfRangeAndNamesNotUtf8AreHandledPerFile) {
+  TempDir out;
+  const fs::path t6 = out.path / "overflow.json";
+  std::ofstream(t6, std::ios::binary) << "{\"name\":[\"a\",\"b\",\"c\",\"d\"],\"rule\":{\"disp\":\"x\",\"aka\":1},\n"
+                                         "\"log\":[[[0,0,0],[25000,25000,25000,1e999]]]}\n";
+  const ConvertResult bad = convert_file(t6, out.path / "converted");
+  EXPECT_EQ(bad.status, ConvertResult::Status::failed);
+  EXPECT_NE(bad.message.find(t6.string() + ":2: broken JSON: column 36: number out of range: 1e999"), std::string::npos)
+      << bad.message;
+  const ReplayReport checked = check_file(t6, game::rules_preset("tenhou"));
+  EXPECT_EQ(checked.status, ReplayStatus::error);
+  EXPECT_EQ(checked.message, bad.message);
+
+  const fs::path xml = fs::path(HYDRA_SOURCE_DIR) / "tests/fuzz/regressions/tenhou_xml/invalid_utf8_name.xml";
+  EXPECT_EQ(check_file(xml, game::rules_preset("tenhou")).status, ReplayStatus::pass);
+  const ConvertResult ok = convert_file(xml, out.path);
+  ASSERT_EQ(ok.status, ConvertResult::Status::ok) << ok.message;
+  const std::string written = read_text_file(ok.output);
+  EXPECT_TRUE(text::valid_utf8(written));
+  // %FF%FE%80name: three invalid bytes, three replacements; %E3%81%82 stays; %C3 is cut short.
+  EXPECT_NE(written.find("\"names\":[\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDname\",\"A\",\"\xE3\x81\x82\",\"\xEF\xBF\xBD\"]"),
+            std::string::npos)
+      << written.substr(0, 200);
 }
 
 }  // namespace

@@ -31,6 +31,9 @@ std::string to_mjai_line(const game::Event& e, const GameLog& log);
 // normalises it. Errors name the file and line.
 GameLog read_mjai(const std::filesystem::path& path);
 
+// The same from text in memory; `name` stands for the file in messages.
+GameLog parse_mjai_text(std::string_view text, const std::string& name);
+
 // The game as Mortal-dialect JSON lines.
 std::string to_mjai_text(const GameLog& log);
 

@@ -19,6 +19,15 @@ elseif(NOT HYDRA_SANITIZE STREQUAL "")
   message(FATAL_ERROR "HYDRA_SANITIZE must be empty, 'address' or 'thread', not '${HYDRA_SANITIZE}'")
 endif()
 
+# libFuzzer coverage instrumentation on every target, so the fuzzer sees inside the libraries;
+# the harnesses link the fuzzer itself (tests/fuzz).
+if(HYDRA_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "HYDRA_FUZZ needs clang (scripts/fuzz.sh sets it)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 # ccache keeps rebuilds of fresh clones cheap; the cache lives outside the repository
 # (scripts/build.sh points CCACHE_DIR at ~/.cache/hydra/ccache).
 find_program(HYDRA_CCACHE ccache)

@@ -11,6 +11,7 @@
 
 #include "file_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 
 namespace hydra::model {
@@ -98,8 +99,8 @@ void load_model_state(const fs::path& file, torch::nn::Module& model, const c10:
 
 nlohmann::ordered_json parse_json(const fs::path& file, const std::string& field, const std::string& text) {
   try {
-    return nlohmann::ordered_json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
+    return json::parse_ordered(text);
+  } catch (const json::ParseError& e) {
     refuse(file, "field '" + field + "' is not valid JSON: " + e.what());
   }
 }

@@ -6,6 +6,7 @@
 
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/seed.hpp"
@@ -39,8 +40,8 @@ const Json* find(const std::vector<std::pair<std::string, const Json*>>& leaves,
 
 Json read_json(const fs::path& file) {
   try {
-    return Json::parse(data::read_text_file(file));
-  } catch (const Json::exception& e) {
+    return json::parse(data::read_text_file(file));
+  } catch (const json::ParseError& e) {
     throw Error(file.string() + ": not valid JSON: " + e.what());
   }
 }

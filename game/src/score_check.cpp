@@ -254,7 +254,22 @@ std::string diff_majiang(const MajiangCase& c, const WinResult& r) {
   return d.empty() ? d : d.substr(1);
 }
 
-CheckReport check_majiang(const std::filesystem::path& file, const ScoringRules& rules, int max_listed) {
+namespace {
+// A table entry of an unexpected JSON type (a string where a number belongs) is the file's
+// fault, not an internal error.
+template <class F>
+CheckReport guard_json(const std::filesystem::path& file, F&& f) {
+  try {
+    return f();
+  } catch (const Json::exception& e) {
+    throw Error("'" + file.string() + "': unexpected JSON: " + text::excerpt(e.what(), 200));
+  }
+}
+
+}  // namespace
+
+namespace {
+CheckReport check_majiang_unguarded(const std::filesystem::path& file, const ScoringRules& rules, int max_listed) {
   CheckReport rep;
   rep.file = file.string();
   for (const MajiangCase& c : load_majiang_cases(file)) {
@@ -265,6 +280,11 @@ CheckReport check_majiang(const std::filesystem::path& file, const ScoringRules&
       rep.disagreements.push_back("case " + std::to_string(c.index) + " " + c.text + ": " + d + " (ours vs theirs)");
   }
   return rep;
+}
+}  // namespace
+
+CheckReport check_majiang(const std::filesystem::path& file, const ScoringRules& rules, int max_listed) {
+  return guard_json(file, [&] { return check_majiang_unguarded(file, rules, max_listed); });
 }
 
 // ---- riichienv ----------------------------------------------------------------------------
@@ -397,7 +417,8 @@ std::string diff_riichienv(const RiichiEnvNegative& c) {
   return d.empty() ? d : d.substr(1);
 }
 
-CheckReport check_riichienv(const std::filesystem::path& file, const ScoringRules& rules, int max_listed) {
+namespace {
+CheckReport check_riichienv_unguarded(const std::filesystem::path& file, const ScoringRules& rules, int max_listed) {
   CheckReport rep;
   rep.file = file.string();
   auto note = [&](int index, const std::string& d) {
@@ -413,6 +434,11 @@ CheckReport check_riichienv(const std::filesystem::path& file, const ScoringRule
     for (const auto& c : load_riichienv_agari(file)) note(c.index, diff_riichienv(c, score_win(c.hand, c.ctx, rules)));
   }
   return rep;
+}
+}  // namespace
+
+CheckReport check_riichienv(const std::filesystem::path& file, const ScoringRules& rules, int max_listed) {
+  return guard_json(file, [&] { return check_riichienv_unguarded(file, rules, max_listed); });
 }
 
 // ---- ara_p shanten ------------------------------------------------------------------------
@@ -445,7 +471,8 @@ std::vector<ShantenCase> load_shanten_cases(const std::filesystem::path& file) {
   return out;
 }
 
-CheckReport check_shanten(const std::filesystem::path& file, int max_listed) {
+namespace {
+CheckReport check_shanten_unguarded(const std::filesystem::path& file, int max_listed) {
   CheckReport rep;
   rep.file = file.string();
   for (const ShantenCase& c : load_shanten_cases(file)) {
@@ -461,6 +488,11 @@ CheckReport check_shanten(const std::filesystem::path& file, int max_listed) {
     }
   }
   return rep;
+}
+}  // namespace
+
+CheckReport check_shanten(const std::filesystem::path& file, int max_listed) {
+  return guard_json(file, [&] { return check_shanten_unguarded(file, max_listed); });
 }
 
 }  // namespace hydra::game

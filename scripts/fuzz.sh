@@ -3,7 +3,7 @@
 # library; -O1 with assertions on, line tables for the reports) and runs them, each from a seed corpus built at run time out of HYDRA_TESTDATA (the
 # shared real logs, never copied into the repository), the shipped configs and rules, and the
 # committed reproducers of tests/fuzz/regressions/.
-#   scripts/fuzz.sh [--time SECONDS] [--build-only] [--build-dir DIR] [TARGET...]
+#   scripts/fuzz.sh [--time SECONDS] [--build-only | --no-build] [--build-dir DIR] [TARGET...]
 # TARGET: mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot (default: all, one after
 # another). Each run's log goes to DIR/logs/TARGET.log and its summary line (executions, cov, ft,
 # findings) to stdout; a crashing input is saved under DIR/artifacts/TARGET/ and the run stops.
@@ -11,12 +11,13 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-seconds=60; build_only=false; build_dir=$HYDRA_ROOT/build-fuzz; targets=()
+seconds=60; build_only=false; build=true; build_dir=$HYDRA_ROOT/build-fuzz; targets=()
 all_targets=(mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot)
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds=$2; shift 2 ;;
     --build-only) build_only=true; shift ;;
+    --no-build) build=false; shift ;;  # another run of this script built them (runs in parallel)
     --build-dir) build_dir=$2; shift 2 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
@@ -24,19 +25,21 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
-CC=${CC:-clang-14}; CXX=${CXX:-clang++-14}
-command -v "$CXX" >/dev/null || { echo "fuzz.sh: $CXX not found (Debian: apt-get install clang-14)" >&2; exit 1; }
-fuzzer_rt=$("$CXX" -print-file-name=libclang_rt.fuzzer-x86_64.a)
-[ -f "$fuzzer_rt" ] || fuzzer_rt=$(ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -1)
-[ -f "${fuzzer_rt:-}" ] || { echo "fuzz.sh: no libFuzzer runtime (Debian: apt-get install libclang-rt-14-dev)" >&2; exit 1; }
+if $build; then
+  CC=${CC:-clang-14}; CXX=${CXX:-clang++-14}
+  command -v "$CXX" >/dev/null || { echo "fuzz.sh: $CXX not found (Debian: apt-get install clang-14)" >&2; exit 1; }
+  fuzzer_rt=$("$CXX" -print-file-name=libclang_rt.fuzzer-x86_64.a)
+  [ -f "$fuzzer_rt" ] || fuzzer_rt=$(ls /usr/lib/llvm-14/lib/clang/14*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -1)
+  [ -f "${fuzzer_rt:-}" ] || { echo "fuzz.sh: no libFuzzer runtime (Debian: apt-get install libclang-rt-14-dev)" >&2; exit 1; }
 
-say "configuring $build_dir (clang, ASan+UBSan, libFuzzer)"
-mkdir -p "$build_dir"
-cmake -G Ninja -S "$HYDRA_ROOT" -B "$build_dir" -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DHYDRA_FUZZ=ON -DHYDRA_SANITIZE=address -DHYDRA_WITH_TORCH=OFF \
-  -DHYDRA_BUILD_BENCHMARKS=OFF > "$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; exit 1; }
-say "building ${targets[*]}"
-cmake --build "$build_dir" -j "$(jobs_default)" --target "${targets[@]/#/fuzz_}"
+  say "configuring $build_dir (clang, ASan+UBSan, libFuzzer)"
+  mkdir -p "$build_dir"
+  cmake -G Ninja -S "$HYDRA_ROOT" -B "$build_dir" -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DHYDRA_FUZZ=ON -DHYDRA_SANITIZE=address -DHYDRA_WITH_TORCH=OFF -DHYDRA_BUILD_BENCHMARKS=OFF > "$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; exit 1; }
+  say "building ${targets[*]}"
+  cmake --build "$build_dir" -j "$(jobs_default)" --target "${targets[@]/#/fuzz_}"
+fi
 $build_only && exit 0
 
 # Seeds: whole files for the file readers, single lines for the line parser, hands as batch

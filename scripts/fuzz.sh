@@ -61,7 +61,7 @@ seed() {  # seed TARGET: fills $build_dir/seeds/TARGET
       if [ -n "$data" ]; then
         local i=0
         for f in "$data"/mjai/*.json.gz; do
-          zcat "$f" | head -n 400 | while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" > "$dir/$(basename "$f" .json.gz)-$i"; done
+          zcat "$f" | head -n 150 | while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" > "$dir/$(basename "$f" .json.gz)-$i"; done
         done
       fi ;;
     tenhou_xml) [ -n "$data" ] && cp "$data"/tenhou_xml/* "$data"/other_rules/xml/* "$dir"/ ;;
@@ -69,13 +69,18 @@ seed() {  # seed TARGET: fills $build_dir/seeds/TARGET
     config) cp "$HYDRA_ROOT"/configs/*.json "$dir"/; cp "$HYDRA_ROOT"/tests/cli/configs/*.json "$dir"/ 2>/dev/null || true ;;
     rules) cp "$HYDRA_ROOT"/configs/rules/*.json "$dir"/ ;;
     hand)
-      # 14-tile hands of the shanten tables as compact notation requests, 50 per seed file.
+      # 14-tile hands of the shanten tables as compact notation requests: the hand alone, and its
+      # first 13 tiles winning on the 14th by tsumo; 50 lines per seed file.
       if [ -n "$data" ]; then
         for f in "$data"/shanten/*.txt; do
-          head -n 200 "$f" | awk -v out="$dir/$(basename "$f" .txt)" '
-            { h = ""; for (s = 0; s < 4; s++) { d = ""; for (i = 1; i <= 14; i++) { t = $i + 0
-                if (int(t / 9) == s) d = d (t % 9 + 1) } if (d != "") h = h d substr("mpsz", s + 1, 1) }
-              printf "{\"hand\":\"%s\",\"win\":\"%s\"}\n", h, "1m" > (out "-" int(NR / 50)) }'
+          head -n 100 "$f" | awk -v out="$dir/$(basename "$f" .txt)" '
+            function compact(n,   h, s, i, d) { h = ""
+              for (s = 0; s < 4; s++) { d = ""; for (i = 1; i <= n; i++) if (int($i / 9) == s) d = d ($i % 9 + 1)
+                if (d != "") h = h d substr("mpsz", s + 1, 1) }
+              return h }
+            { file = out "-" int(NR / 25)
+              printf "{\"hand\":\"%s\"}\n", compact(14) > file
+              printf "{\"hand\":\"%s\",\"win\":\"%d%s\",\"tsumo\":true}\n", compact(13), $14 % 9 + 1, substr("mpsz", int($14 / 9) + 1, 1) > file }'
         done
       fi ;;
   esac

@@ -95,7 +95,7 @@ for t in "${targets[@]}"; do
   say "fuzzing $t for ${seconds}s (log: $log)"
   rc=0
   nice -n 10 "$build_dir/tests/fuzz/fuzz_$t" "$corpus" "$build_dir/seeds/$t" \
-    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
+    -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" > "$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | grep -E 'cov: ' | tail -1)

@@ -3,7 +3,7 @@
 # library; -O1 with assertions on, line tables for the reports) and runs them, each from a seed corpus built at run time out of HYDRA_TESTDATA (the
 # shared real logs, never copied into the repository), the shipped configs and rules, and the
 # committed reproducers of tests/fuzz/regressions/.
-#   scripts/fuzz.sh [--time SECONDS] [--build-only | --no-build] [--build-dir DIR] [TARGET...]
+#   scripts/fuzz.sh [--time SECONDS] [--build-only | --no-build] [--build-dir DIR] [TARGET...] [-- LIBFUZZER_FLAGS...]
 # TARGET: mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot (default: all, one after
 # another). Each run's log goes to DIR/logs/TARGET.log and its summary line (executions, cov, ft,
 # findings) to stdout; a crashing input is saved under DIR/artifacts/TARGET/ and the run stops.
@@ -11,7 +11,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-seconds=60; build_only=false; build=true; build_dir=$HYDRA_ROOT/build-fuzz; targets=()
+seconds=60; build_only=false; build=true; build_dir=$HYDRA_ROOT/build-fuzz; targets=(); extra=()
 all_targets=(mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -19,6 +19,7 @@ while [ $# -gt 0 ]; do
     --build-only) build_only=true; shift ;;
     --no-build) build=false; shift ;;  # another run of this script built them (runs in parallel)
     --build-dir) build_dir=$2; shift 2 ;;
+    --) shift; extra=("$@"); break ;;  # e.g. -fork=1 -ignore_crashes=1 past a known finding
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -96,10 +97,11 @@ for t in "${targets[@]}"; do
   rc=0
   nice -n 10 "$build_dir/tests/fuzz/fuzz_$t" "$corpus" "$build_dir/seeds/$t" \
     -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" > "$log" 2>&1 || rc=$?
+    -artifact_prefix="$artifacts/" "${extra[@]}" > "$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | grep -E 'cov: ' | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last"); ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+  [ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")  # -fork mode prints no stat:: lines
   findings=$(find "$artifacts" -type f | wc -l)
   echo "$t: ${seconds}s, ${execs:-?} executions, cov ${cov:-?}, ft ${ft:-?}, corpus $(ls "$corpus" | wc -l) files, findings $findings (exit $rc)"
 done

@@ -253,7 +253,8 @@ def summarize(index, kind, seat, hydra_seats, start, logs, seconds, a):
     with open(os.path.join(logs, "mjai_log.json")) as f:
         events = [json.loads(line) for line in f if line.strip()]
     with open(os.path.join(logs, "errors.json")) as f:
-        reports = [e for e in json.load(f) if e]
+        runs = json.load(f)  # one entry per arena match the simulator ran, {} when it ended cleanly
+    reports = [e for e in runs if e]
     error_draws = [e for e in events if e["type"] == "ryukyoku" and e.get("reason") == "error"]
     refused = []
     for p in hydra_seats:
@@ -273,7 +274,7 @@ def summarize(index, kind, seat, hydra_seats, start, logs, seconds, a):
            "hydra_riichi": sum(1 for e in events if e["type"] == "reach_accepted" and e["actor"] in hydra_seats),
            "hydra_hora": sum(1 for e in events if e["type"] == "hora" and e["actor"] in hydra_seats),
            "scores_before_sticks": scores, "error_draws": len(error_draws), "error_reports": reports,
-           "refused_lines": refused, "seconds": round(seconds, 1), "logs": logs}
+           "refused_lines": refused, "runs": len(runs), "seconds": round(seconds, 1), "logs": logs}
     if a.check and start is None:
         out = subprocess.run([a.hydra, "--log-level", "warn", "replay", "--check", os.path.join(logs, "mjai_log.json")],
                              capture_output=True, text=True)
@@ -341,7 +342,7 @@ def main():
             print(f"game {index:3d} {kind:12s} seat {seat} start {row['start_scores']}: {row['kyoku']:2d} kyoku, "
                   f"final {row['scores_before_sticks']}, hydra riichi {row['hydra_riichi']} hora {row['hydra_hora']}, "
                   f"error draws {row['error_draws']}, error reports {len(row['error_reports'])}, "
-                  f"refused lines {len(row['refused_lines'])}"
+                  f"refused lines {len(row['refused_lines'])}, arena runs {row['runs']}"
                   + (f", replay --check {'pass' if row.get('replay_check') == 'pass' else 'FAIL'}"
                      if "replay_check" in row else "")
                   + f" ({row['seconds']} s){'  <-- ' + row['logs'] if bad else ''}", flush=True)
@@ -360,11 +361,16 @@ def main():
         "error_draws": sum(r["error_draws"] for r in rows),
         "error_reports": sum(len(r["error_reports"]) for r in rows),
         "refused_lines": sum(len(r["refused_lines"]) for r in rows),
+        # mjai 0.2.1's Simulator.get_next_state sums start scores and deltas without the riichi
+        # deposits, so after a game its arena ended (tobi, agari-yame) it may start the match again
+        # from wrong scores: a second run without any error (docs/PEERS.md).
+        "games_continued_without_error": sum(1 for r in rows if r["runs"] > 1 and not r["error_reports"]),
     }
     if a.check:
         checked = [r for r in rows if "replay_check" in r]
         total["replay_checked"] = len(checked)
         total["replay_passed"] = sum(1 for r in checked if r["replay_check"] == "pass")
+        total["replay_failed_in_continued_games"] = sum(1 for r in checked if r["replay_check"] != "pass" and r["runs"] > 1)
     print(json.dumps(total, indent=2))
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump({"total": total, "games": rows}, f, indent=2)

@@ -23,6 +23,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
@@ -169,7 +170,7 @@ void run_selfplay(const SelfplayOptions& o) {
   j["ryukyoku_per_kyoku"] = static_cast<double>(ryukyokus) / static_cast<double>(kyoku);
   j["seconds"] = seconds;
   j["games_per_second"] = n / seconds;
-  data::write_file_atomic(out / "stats.json", json::dump(j, 2) + "\n");
+  write_file_atomic(out / "stats.json", json::dump(j, 2) + "\n");
   std::cout << "selfplay: " << o.games << " games (" << rules.name << ", seed " << master.value << ") in " << seconds
             << " s, " << n / seconds << " games/s; logs in " << (out / "logs").string() << ", stats in " << (out / "stats.json").string() << "\n";
 }

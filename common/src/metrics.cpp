@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "tensorboard_writer.hpp"
@@ -20,23 +21,21 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-void fsync_path(const std::filesystem::path& path, int flags) {
-  const int fd = ::open(path.c_str(), flags);
-  if (fd < 0) return;  // best effort: the data is already written, only durability is at stake
-  ::fsync(fd);
-  ::close(fd);
-}
-
 // Keeps the records of steps <= last_step, in a temporary file renamed over the original, so a
 // crash at any moment leaves either the old file or the new one, never half of each. A torn last
 // line (a crash mid-write) is dropped too.
 void truncate_after(const std::filesystem::path& file, std::int64_t last_step) {
   std::ifstream in(file);
   if (!in) return;  // nothing written yet
-  const std::filesystem::path tmp = file.string() + ".tmp";
+  const std::filesystem::path tmp = temp_path_for(file);
+  auto fail = [&](const std::string& why) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);  // a full disk must not stay full of the partial copy
+    throw Error(why);
+  };
   {
     std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw Error("cannot write " + tmp.string());
+    if (!out) fail("cannot write " + tmp.string());
     std::string line;
     for (int line_no = 1; std::getline(in, line); ++line_no) {
       nlohmann::json record;
@@ -47,20 +46,20 @@ void truncate_after(const std::filesystem::path& file, std::int64_t last_step) {
       }
       if (!record.is_object()) {
         if (in.peek() == std::char_traits<char>::eof()) break;
-        throw Error(file.string() + ":" + std::to_string(line_no) + ": not a JSON object");
+        fail(file.string() + ":" + std::to_string(line_no) + ": not a JSON object");
       }
       const auto step = record.find("step");
       if (step == record.end() || !step->is_number_integer())
-        throw Error(file.string() + ":" + std::to_string(line_no) + ": no integer 'step'");
+        fail(file.string() + ":" + std::to_string(line_no) + ": no integer 'step'");
       if (step->get<std::int64_t>() <= last_step) out << line << '\n';
     }
     out.flush();
-    if (!out) throw Error("cannot write " + tmp.string());
+    if (!out) fail("cannot write " + tmp.string() + ": " + errno_text());
   }
-  fsync_path(tmp, O_RDONLY);
-  if (std::rename(tmp.c_str(), file.c_str()) != 0)
-    throw Error("cannot replace " + file.string() + ": " + errno_text());
-  fsync_path(file.parent_path().empty() ? "." : file.parent_path(), O_RDONLY | O_DIRECTORY);
+  fsync_path(tmp);
+  crash_point("metrics:truncated");
+  if (std::rename(tmp.c_str(), file.c_str()) != 0) fail("cannot replace " + file.string() + ": " + errno_text());
+  fsync_path(file.parent_path().empty() ? "." : file.parent_path());
 }
 
 double steady_seconds() {

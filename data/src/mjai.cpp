@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/data/text_file.hpp"
 
@@ -179,7 +180,7 @@ std::string to_mjai_text(const GameLog& log) {
 
 void write_mjai(const std::filesystem::path& path, const GameLog& log) {
   const std::string text = to_mjai_text(log);
-  write_file_atomic(path, path.extension() == ".gz" ? gzip_compress(text) : text);
+  hydra::write_file_atomic(path, path.extension() == ".gz" ? gzip_compress(text) : text, Durability::rename_only);
 }
 
 }  // namespace hydra::data

@@ -8,6 +8,7 @@
 
 #include <zlib.h>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
 
 namespace hydra::data {
@@ -127,26 +128,8 @@ std::string gzip_compress(std::string_view data) {
   return out;
 }
 
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(tmp.string() + ": cannot create: " + std::strerror(errno));
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error(tmp.string() + ": write failed: " + std::strerror(errno));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(path.string() + ": cannot rename the temporary file into place: " + ec.message());
-  }
-}
+// The one implementation is hydra::write_file_atomic (common/atomic_file.hpp): fsynced, and no
+// temporary file left when a write fails.
+void write_file_atomic(const std::filesystem::path& path, std::string_view bytes) { hydra::write_file_atomic(path, bytes); }
 
 }  // namespace hydra::data

@@ -10,6 +10,7 @@
 #include <torch/csrc/jit/serialization/pickler.h>
 
 #include "file_io.hpp"
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
@@ -157,8 +158,16 @@ void save_checkpoint(const fs::path& file, const CheckpointData& data, const tor
   std::ostringstream out;
   archive.save_to(out);
   const std::string bytes = std::move(out).str();
-  detail::write_atomic(file, bytes);
-  detail::write_atomic(sidecar_of(file), detail::sha256_hex(bytes) + "  " + file.filename().string() + "\n");
+  // The sidecar goes first, so a checkpoint under its final name always has one: a crash between
+  // the two renames leaves a sidecar without a file, which nothing reads (and a new start
+  // removes), instead of a file that can neither be verified nor be written over. An older
+  // checkpoint of the same name goes first of all, file before sidecar, for the same reason.
+  std::error_code ec;
+  if (fs::remove(file, ec)) crash_point("checkpoint:old-removed");
+  fs::remove(sidecar_of(file), ec);
+  write_file_atomic(sidecar_of(file), detail::sha256_hex(bytes) + "  " + file.filename().string() + "\n");
+  crash_point("checkpoint:sidecar");
+  write_file_atomic(file, bytes);
 }
 
 void verify_checkpoint(const fs::path& file) { verify_bytes(file, detail::read_file(file)); }
@@ -220,8 +229,10 @@ fs::path CheckpointDir::save(const CheckpointData& data, const torch::nn::Module
   digits.insert(0, digits.size() < 12 ? 12 - digits.size() : 0, '0');
   const auto file = dir_ / (std::string(kPrefix) + digits + std::string(kSuffix));
   save_checkpoint(file, data, model, optimizer);
-  detail::write_atomic(dir_ / "latest", file.filename().string() + "\n");
-  if (is_best) detail::write_atomic(dir_ / "best", file.filename().string() + "\n");
+  crash_point("checkpoint:file");
+  write_file_atomic(dir_ / "latest", file.filename().string() + "\n");
+  crash_point("checkpoint:latest");
+  if (is_best) write_file_atomic(dir_ / "best", file.filename().string() + "\n");
   prune();
   return file;
 }
@@ -259,6 +270,7 @@ void CheckpointDir::prune() const {
   for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < files.size(); ++i) {
     if (best && files[i] == *best) continue;
     fs::remove(files[i]);
+    crash_point("checkpoint:pruned-file");
     fs::remove(sidecar_of(files[i]));
   }
 }
@@ -288,7 +300,9 @@ std::optional<CheckpointData> CheckpointDir::load_latest(torch::nn::Module* mode
       refusals += "\n  " + std::string(e.what());
     }
   }
-  throw Error("no usable checkpoint in '" + dir_.string() + "':" + refusals);
+  throw Error("no usable checkpoint in '" + dir_.string() + "':" + refusals +
+              "\n  to start over, move these files out of '" + dir_.string() +
+              "' (or choose another run directory) and start without --resume");
 }
 
 void save_tensor_dict(const fs::path& file, const std::vector<std::pair<std::string, torch::Tensor>>& tensors) {
@@ -313,7 +327,7 @@ void save_tensor_dict(const fs::path& file, const std::vector<std::pair<std::str
     torch::jit::writeArchiveAndTensors("data", pickle.data(), pickle.size(), pickler.tensorData(), writer);
     writer.writeEndOfFile();
   }
-  detail::write_atomic(file, bytes);
+  write_file_atomic(file, bytes);
 }
 
 }  // namespace hydra::model

@@ -7,6 +7,7 @@
 #include <oneapi/tbb/global_control.h>
 #include <torch/torch.h>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
@@ -227,6 +228,9 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   m.device = selfplay::resolve_device(cfg.run.device);
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
+  // What a session killed mid-save left (common/atomic_file.hpp): a run owns its directory.
+  remove_stale_temp_files(m.checkpoints->dir());
+  remove_orphan_sidecars(m.checkpoints->dir());
 
   log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}", cfg.run.name,
             m.run.paths.root.string(), m.run.seed, m.run.seed_drawn ? " (drawn)" : "", m.device.str(),

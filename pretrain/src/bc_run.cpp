@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
@@ -78,6 +79,8 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   const torch::Device device = detail::pick_device(cfg);
   const fs::path run_dir(cfg.run.dir);
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
+  remove_stale_temp_files(checkpoints.dir());
+  remove_orphan_sidecars(checkpoints.dir());
 
   // The seed of a resumed run is the one its checkpoint recorded.
   std::optional<model::CheckpointData> resumed;
@@ -249,7 +252,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(bad)}};
-  data::write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
+  write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
   log::info("pretrain: done at step {} ({} samples, {} epochs); report in {}", summary.steps, samples_seen, rep.epochs,
             (run_dir / "report.json").string());
   return summary;

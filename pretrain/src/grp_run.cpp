@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
@@ -111,6 +112,8 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   const torch::Device device = detail::pick_device(cfg);
   const fs::path run_dir(cfg.run.dir);
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
+  remove_stale_temp_files(checkpoints.dir());
+  remove_orphan_sidecars(checkpoints.dir());
 
   game::MasterSeed seed{cfg.run.seed.value_or(0)};
   if (!cfg.run.seed && !options.resume) seed = detail::resolve_seed(cfg, "grp");
@@ -274,7 +277,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(corpus.bad)}};
-  data::write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
+  write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
   log::info("grp: done at step {}; report in {}", step, (run_dir / "report.json").string());
   return summary;
 }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
@@ -36,13 +37,14 @@ void open_run_dir(const config::Config& cfg, std::string_view log_name, bool res
   std::error_code ec;
   fs::create_directories(dir / "checkpoints", ec);
   if (ec) throw Error(dir.string() + ": cannot create the run directory: " + ec.message());
+  remove_stale_temp_files(dir);
   if (!resume) {
     for (const auto& entry : fs::directory_iterator(dir / "checkpoints")) {
       if (entry.path().extension() == ".ckpt")
         throw Error(dir.string() + " already holds checkpoints: pass --resume to continue that run, or choose another --run-dir");
     }
   }
-  data::write_file_atomic(dir / "config.json", config::to_json(cfg).dump(2) + "\n");
+  write_file_atomic(dir / "config.json", config::to_json(cfg).dump(2) + "\n");
   log::add_file(dir / std::string(log_name));
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/model/checkpoint.hpp"
@@ -190,6 +191,52 @@ TEST_F(Checkpoints, PointersRetentionAndFallback) {
     ADD_FAILURE() << "no checkpoint is good, yet one loaded";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("no usable checkpoint"), std::string::npos) << e.what();
+  }
+}
+
+// What a save killed midway leaves (scripts/kill_train.sh kills at each point for real): the
+// sidecar is written before its checkpoint, so a checkpoint under its name always has one; an
+// orphan sidecar or temporary file is removed by the owner at its next start, and a step saved
+// again (a resume from an older checkpoint) replaces both files.
+TEST_F(Checkpoints, LeftoversOfAKilledSaveAreRemovedAndAStepCanBeSavedAgain) {
+  HydraNet net(config.model);
+  CheckpointDir store(dir, 0);
+  store.save(data_at(2), *net);
+  store.save(data_at(4), *net);
+  // Killed between the sidecar and the checkpoint of step 6, and mid-write of another file.
+  fs::copy_file(dir / "step-000000000004.ckpt.sha256", dir / "step-000000000006.ckpt.sha256");
+  std::ofstream(dir / ".step-000000000006.ckpt.tmp-99999") << "partial";
+  std::ofstream(dir / ".latest.tmp-99999") << "step-";
+  EXPECT_EQ(store.list().size(), 2u);  // the orphan sidecar is no checkpoint
+  remove_stale_temp_files(dir);
+  remove_orphan_sidecars(dir);
+  EXPECT_FALSE(fs::exists(dir / "step-000000000006.ckpt.sha256"));
+  EXPECT_FALSE(fs::exists(dir / ".step-000000000006.ckpt.tmp-99999"));
+  EXPECT_FALSE(fs::exists(dir / ".latest.tmp-99999"));
+  EXPECT_TRUE(fs::exists(dir / "step-000000000004.ckpt.sha256"));
+  // Step 4 again, with other content: the new file and its own sidecar verify.
+  CheckpointData again = data_at(4);
+  again.extra = {{"games", 12345}};
+  store.save(again, *net);
+  EXPECT_NO_THROW(verify_checkpoint(dir / "step-000000000004.ckpt"));
+  EXPECT_EQ(store.load_latest(net.get())->extra["games"], 12345);
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 5);  // two checkpoints, two sidecars, latest
+}
+
+TEST_F(Checkpoints, NoUsableCheckpointSaysHowToGoOn) {
+  HydraNet net(config.model);
+  CheckpointDir store(dir, 0);
+  store.save(data_at(1), *net);
+  fs::remove(dir / "step-000000000001.ckpt.sha256");  // as an older version's killed save left it
+  try {
+    store.load_latest(net.get());
+    ADD_FAILURE() << "a checkpoint without a sidecar loaded";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("no SHA-256 sidecar"), std::string::npos) << m;
+    EXPECT_NE(m.find("start without --resume"), std::string::npos) << m;
   }
 }
 

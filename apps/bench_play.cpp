@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/snapshots.hpp"
 #include "hydra/game/agent.hpp"
@@ -166,12 +167,12 @@ void register_bench_play(CLI::App& bench) {
   };
   auto o = std::make_shared<Opts>();
   auto* engine = bench.add_subcommand("engine", "Random-agent hanchan/s on one core and the time per decision");
-  engine->add_option("--seconds", o->seconds, "CPU seconds to measure")->check(CLI::Range(0.01, 600.0))->capture_default_str();
-  engine->add_option("--seed", o->seed, "master seed of the games")->capture_default_str();
+  engine->add_option("--seconds", o->seconds, "CPU seconds to measure")->check(number_in(0.01, 600.0))->capture_default_str();
+  engine->add_option("--seed", o->seed, "master seed of the games")->check(seed_value())->capture_default_str();
   engine->add_flag("--json", o->json, "machine-readable output");
   engine->callback([o] { bench_engine(o->seconds, o->seed, o->json); });
   auto* enc = bench.add_subcommand("encoder", "Full and incremental observation encoding, ns per observation");
-  enc->add_option("--seconds", o->seconds, "CPU seconds per measurement")->check(CLI::Range(0.01, 600.0))->capture_default_str();
+  enc->add_option("--seconds", o->seconds, "CPU seconds per measurement")->check(number_in(0.01, 600.0))->capture_default_str();
   enc->add_flag("--json", o->json, "machine-readable output");
   enc->callback([o] { bench_encoder(o->seconds, o->json); });
 }

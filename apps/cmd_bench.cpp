@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/game/score.hpp"
@@ -124,7 +125,7 @@ void register_bench(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   hand->add_option("--data", o->data, "the shared data folder (default: $HYDRA_TESTDATA)");
-  hand->add_option("--seconds", o->seconds, "CPU seconds per measurement")->check(CLI::Range(0.01, 600.0))->capture_default_str();
+  hand->add_option("--seconds", o->seconds, "CPU seconds per measurement")->check(number_in(0.01, 600.0))->capture_default_str();
   hand->add_flag("--json", o->json, "machine-readable output");
   hand->callback([o] { bench_hand(o->data, o->seconds, o->json); });
   register_bench_play(*bench);  // engine, encoder (bench_play.cpp)

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
@@ -32,10 +33,7 @@ struct BotFlags {
 
 void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
-  if (f.seat >= 0) {
-    if (f.seat > 3) throw Error("--seat must be 0-3");
-    seat = game::Seat(f.seat);
-  }
+  if (f.seat >= 0) seat = game::Seat(f.seat);  // checked by the flag (0-3)
   const game::TableRules& rules = game::table_rules(f.rules);
   selfplay::ModelAgents agents(f.device, rules, f.agent);
   std::unique_ptr<game::Agent> agent = agents.make(f.model);
@@ -78,12 +76,13 @@ void register_bot(CLI::App& app) {
   auto f = std::make_shared<BotFlags>();
   CLI::App* cmd = app.add_subcommand("bot", "play one seat as an mjai bot over stdin/stdout");
   cmd->add_option("--model", f->model, "bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")->required();
-  cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")");
-  cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->capture_default_str();
+  cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")")->check(integer_in(0, 3));
+  cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->check(seed_value())->capture_default_str();
   cmd->add_option("--rules", f->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_option("--device", f->device, "device of a checkpoint agent: auto, cpu or cuda")->capture_default_str();
   cmd->add_flag("--sample", f->agent.sample, "a checkpoint agent samples from its policy instead of taking the argmax");
   cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
+      ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
   cmd->callback([f] { run_bot(*f); });
 }

@@ -14,6 +14,7 @@
 #include <ATen/Parallel.h>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
@@ -74,22 +75,25 @@ void register_eval(CLI::App& app) {
                   "the agent under test: bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")
       ->required();
   cmd->add_option("--champion", f->eval.champion, "the agent in the other three seats")->required();
-  cmd->add_option("--seeds", f->eval.seeds, "wall seeds; each is played 4 times")->capture_default_str();
+  cmd->add_option("--seeds", f->eval.seeds, "wall seeds; each is played 4 times")->check(integer_in(1, kMaxGames))->capture_default_str();
   cmd->add_option("--seed", f->seed, "master seed (random and logged when absent)")
+      ->check(seed_value())
       ->each([f](const std::string&) { f->seed_given = true; });
   cmd->add_flag("--json", f->json, "print the report as JSON");
   cmd->add_option("--logs", f->logs, "write every game as a gzipped mjai log into this folder");
   cmd->add_option("--rules", f->eval.rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
-  cmd->add_option("--threads", f->threads, "worker threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--threads", f->threads, "worker threads (0: all cores)")->check(integer_in(0, kMaxThreads))->capture_default_str();
   cmd->add_flag("--sequential", f->eval.sequential.enabled,
                 "stop early once the average-rank difference is settled (see docs/EVAL.md)");
-  cmd->add_option("--batch", f->eval.sequential.batch, "seeds per look of the sequential test")->capture_default_str();
+  cmd->add_option("--batch", f->eval.sequential.batch, "seeds per look of the sequential test")->check(integer_in(1, kMaxGames))->capture_default_str();
   cmd->add_option("--margin", f->eval.sequential.margin,
                   "sequential test: also stop when the difference lies within +-margin ranks")
+      ->check(number_in(0.0, 3.0))
       ->capture_default_str();
   cmd->add_option("--device", f->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
   cmd->add_flag("--sample", f->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");
   cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
+      ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
   cmd->callback([f] { run_eval(*f); });
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
@@ -240,15 +241,27 @@ HandOpts batch_opts(const std::string& line, int number) {
   return o;
 }
 
+// A folder opens as a stream that reads nothing; refuse it before that passes for an empty file.
+void require_file(const std::string& file, const char* flag) {
+  std::error_code ec;
+  if (file != "-" && std::filesystem::is_directory(file, ec))
+    throw Error(std::string(flag) + ": '" + file + "' is a directory, not a file");
+}
+
 void run_hand(const HandOpts& o) {
   const TableRules& rules = table_rules(o.rules);
   const int batch = !o.check_majiang.empty() + !o.check_shanten.empty() + !o.check_riichienv.empty();
   if (batch > 0) {
     if (batch > 1 || !o.hand.empty()) throw Error("hand: give one --check-* file and no hand");
+    require_file(o.check_majiang, "--check-majiang");
+    require_file(o.check_shanten, "--check-shanten");
+    require_file(o.check_riichienv, "--check-riichienv");
     CheckReport rep;
     if (!o.check_majiang.empty()) rep = check_majiang(o.check_majiang, rules.scoring, o.max_listed);
     if (!o.check_shanten.empty()) rep = check_shanten(o.check_shanten, o.max_listed);
     if (!o.check_riichienv.empty()) rep = check_riichienv(o.check_riichienv, rules.scoring, o.max_listed);
+    // A check that checked nothing proves nothing: an empty or wrong file must not pass.
+    if (rep.checked == 0) throw Error("'" + rep.file + "' holds no cases to check");
     if (o.json) {
       std::cout << json::dump(Json{{"file", rep.file}, {"rules", rules.name}, {"checked", rep.checked}, {"agree", rep.agree},
                                    {"disagreements", rep.disagreements}}, 2)
@@ -264,6 +277,7 @@ void run_hand(const HandOpts& o) {
   }
   if (!o.batch.empty()) {
     if (!o.hand.empty()) throw Error("hand: give --batch FILE or a hand, not both");
+    require_file(o.batch, "--batch");
     run_batch(o.batch, rules);
     return;
   }
@@ -288,6 +302,7 @@ void run_batch(const std::string& file, const TableRules& rules) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::cout << hand_batch_line(line, number, rules) << "\n";
   }
+  if (in.bad()) throw Error("cannot read batch file '" + file + "'");
 }
 
 Json evaluate(const HandOpts& o, const TableRules& rules) {
@@ -386,8 +401,8 @@ void register_hand(CLI::App& app) {
   cmd->add_flag("--chiihou", o->chiihou, "non-dealer's win on the first uninterrupted draw");
   cmd->add_option("--dora", o->dora, "dora INDICATORS in compact notation, e.g. 1m4z");
   cmd->add_option("--ura", o->ura, "ura dora indicators (count with riichi only)");
-  cmd->add_option("--honba", o->honba, "honba sticks")->check(CLI::Range(0, 100));
-  cmd->add_option("--sticks", o->sticks, "riichi sticks on the table")->check(CLI::Range(0, 100));
+  cmd->add_option("--honba", o->honba, "honba sticks")->check(integer_in(0, 100));
+  cmd->add_option("--sticks", o->sticks, "riichi sticks on the table")->check(integer_in(0, 100));
   cmd->add_option("--rules", o->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->add_option("--check-majiang", o->check_majiang, "check kobalab majiang-core cases (JSON array)");
@@ -396,7 +411,7 @@ void register_hand(CLI::App& app) {
   cmd->add_option("--batch", o->batch,
                   "evaluate one JSON object per line (keys like the flags: hand, melds, win, tsumo, seat, ...; - = stdin), "
                   "one JSON result per line");
-  cmd->add_option("--max-listed", o->max_listed, "disagreements listed in check modes")->capture_default_str();
+  cmd->add_option("--max-listed", o->max_listed, "disagreements listed in check modes")->check(integer_in(0, 1000000))->capture_default_str();
   cmd->callback([o] { run_hand(*o); });
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
@@ -75,8 +76,8 @@ void register_pretrain(CLI::App& app) {
   cmd->add_flag("--eval-only", f->eval_only, "only evaluate --model on --data (no training, no split)");
   cmd->add_option("--model", f->model, "checkpoint to evaluate (--eval-only)");
   cmd->add_flag("--json", f->json, "print the report as JSON on stdout");
-  cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)");
-  cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->capture_default_str();
+  cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)")->check(integer_in(0, std::int64_t{1} << 40));
+  cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->check(integer_in(1, 65536))->capture_default_str();
   cmd->add_flag("--no-greedy", f->no_greedy, "--eval-only: skip the greedy bot's agreement");
   cmd->callback([f] { run(*f); });
 }

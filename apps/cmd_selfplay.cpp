@@ -23,6 +23,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
@@ -184,15 +185,17 @@ void register_selfplay(CLI::App& app) {
                   "four agents in seat order: bot:random, bot:tsumogiri, bot:greedy or checkpoint files")
       ->capture_default_str();
   cmd->add_option("--model", opts->model, "a checkpoint file playing all four seats (instead of --agents)");
-  cmd->add_option("--games", opts->games, "number of games")->capture_default_str();
+  cmd->add_option("--games", opts->games, "number of games")->check(integer_in(1, kMaxGames))->capture_default_str();
   cmd->add_option("--seed", opts->seed, "master seed (random and logged when absent)")
+      ->check(seed_value())
       ->each([opts](const std::string&) { opts->seed_given = true; });
   cmd->add_option("--out,-o", opts->out, "output folder (created if missing)")->required();
   cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
-  cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->check(integer_in(0, kMaxThreads))->capture_default_str();
   cmd->add_option("--device", opts->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
   cmd->add_flag("--sample", opts->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");
   cmd->add_option("--temperature", opts->agent.temperature, "sampling temperature (with --sample)")
+      ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
   cmd->callback([opts] { run_selfplay(*opts); });
 }

@@ -15,6 +15,9 @@
 
 namespace {
 bool g_log_level_flag = false;  // --log-level given on the command line
+// Exit statuses: 0 done, 1 hydra::Error (bad input: a file, the config, a value), 2 the command
+// line itself (unknown flag, missing or out-of-range value), 3 a bug (internal error).
+constexpr int kUsageError = 2;
 }  // namespace
 
 hydra::config::Config hydra::apps::load_run_config(const std::optional<std::filesystem::path>& file,
@@ -64,7 +67,10 @@ int main(int argc, char** argv) {
     hydra::log::init("info");
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end here too (status 0). Every other parser refusal is a usage error:
+    // status 2, whatever CLI11's own code for the kind of refusal (docs/ARCHITECTURE.md).
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : kUsageError;
   } catch (const hydra::Error& e) {
     std::fprintf(stderr, "hydra: error: %s\n", hydra::text::to_utf8(e.what()).c_str());
     return 1;

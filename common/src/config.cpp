@@ -1,25 +1,52 @@
 #include "hydra/common/config.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include "config_validate.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 
 namespace hydra::config {
 
-void validate(const Config& config, std::string_view origin) {
+namespace detail {
+
+void validate(const Config& config, const std::function<std::string(const std::string& key)>& origin_of) {
+  // "config error in 'a.json' and '--set x=1': " for the sources of `keys`.
+  auto in = [&](std::initializer_list<const char*> keys) {
+    std::vector<std::string> sources;
+    for (const char* key : keys) {
+      std::string o = origin_of(key);
+      if (std::find(sources.begin(), sources.end(), o) == sources.end()) sources.push_back(std::move(o));
+    }
+    if (sources.size() > 1) std::erase(sources, std::string("'<defaults>'"));
+    std::string text = "config error in ";
+    for (std::size_t i = 0; i < sources.size(); ++i) text += (i == 0 ? "" : " and ") + sources[i];
+    return text + ": ";
+  };
   if (config.model.channels % 32 != 0)
-    throw Error("config error in '" + std::string(origin) + "': model.channels: " +
-                std::to_string(config.model.channels) + " must be a multiple of 32 (GroupNorm(32))");
+    throw Error(in({"model.channels"}) + "model.channels: " + std::to_string(config.model.channels) +
+                " must be a multiple of 32 (GroupNorm(32))");
   const auto& sp = config.selfplay;
   const double shares = sp.opp_self + sp.opp_pool + sp.opp_baseline;
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)
-    throw Error("config error in '" + std::string(origin) + "': selfplay.opp_self + opp_pool + opp_baseline = " +
-                std::to_string(shares) + ", must be 1");
+    throw Error(in({"selfplay.opp_self", "selfplay.opp_pool", "selfplay.opp_baseline"}) +
+                "selfplay.opp_self + opp_pool + opp_baseline = " + std::to_string(shares) + ", must be 1");
   if (config.ppo.minibatch > config.ppo.rollout_samples)
-    throw Error("config error in '" + std::string(origin) + "': ppo.minibatch (" +
+    throw Error(in({"ppo.minibatch", "ppo.rollout_samples"}) + "ppo.minibatch (" +
                 std::to_string(config.ppo.minibatch) + ") exceeds ppo.rollout_samples (" +
                 std::to_string(config.ppo.rollout_samples) + ")");
+}
+
+}  // namespace detail
+
+void validate(const Config& config, std::string_view origin) {
+  // Built piecewise: GCC 12 reports a false -Wrestrict on `"'" + std::string(...) + "'"`.
+  std::string quoted = "'";
+  quoted += origin;
+  quoted += "'";
+  detail::validate(config, [&quoted](const std::string&) { return quoted; });
 }
 
 }  // namespace hydra::config

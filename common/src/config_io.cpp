@@ -7,6 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "config_validate.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
@@ -28,12 +29,31 @@ struct IsVector<std::vector<T>> : std::true_type {};
 // Where each value came from, so messages can name the file or the --set flag.
 struct Origins {
   std::string file;                                  // file name or "<defaults>"
+  Json file_root;                                    // the file's JSON, before any --set
   std::map<std::string, std::string> set_flags;      // key path -> "--set a.b=c"
+  std::map<std::string, std::string> set_sections;   // a section no file named -> the --set that made it
 
   std::string of(const std::string& path) const {
     for (const auto& [key, flag] : set_flags)
       if (path == key || path.starts_with(key + ".")) return "'" + flag + "'";
-    return "'" + file + "'";
+    if (const auto it = set_sections.find(path); it != set_sections.end()) return "'" + it->second + "'";
+    return in_file(path) ? "'" + file + "'" : "'<defaults>'";
+  }
+
+  // Whether the file names `path` ("a.b", "a.b[2]"): a value it does not name is a default.
+  bool in_file(const std::string& path) const {
+    const Json* node = &file_root;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+      const auto dot = path.find('.', start);
+      std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (const auto bracket = key.find('['); bracket != std::string::npos) key.resize(bracket);
+      if (!node->is_object() || !node->contains(key)) return false;
+      node = &(*node)[key];
+      if (dot == std::string::npos) return true;
+      start = dot + 1;
+    }
+    return true;
   }
 };
 
@@ -256,21 +276,25 @@ void apply_override(Json& root, const std::string& flag, Origins& origins) {
       break;
     }
     node = &(*node)[key];
-    if (node->is_null()) *node = Json::object();
+    if (node->is_null()) {
+      // A section no file named: an error about it (an unknown section) is this flag's.
+      *node = Json::object();
+      origins.set_sections.emplace(path.substr(0, dot), "--set " + flag);
+    }
     start = dot + 1;
   }
   origins.set_flags[path] = "--set " + shown;
 }
 
 Config build(Json root, const std::string& origin, const std::vector<std::string>& overrides) {
-  Origins origins{origin, {}};
   if (!root.is_object()) throw Error("config error in '" + origin + "': the top level must be a JSON object");
+  Origins origins{origin, root, {}, {}};
   for (const auto& flag : overrides) apply_override(root, flag, origins);
   Config config;
   Reader reader(root, "", origins);
   config.visit(reader);
   reader.reject_unknown();
-  validate(config, origin);
+  detail::validate(config, [&](const std::string& key) { return origins.of(key); });
   return config;
 }
 
@@ -283,10 +307,14 @@ Config parse(std::string_view text, std::string_view origin, const std::vector<s
 
 Config load(const std::optional<std::filesystem::path>& file, const std::vector<std::string>& overrides) {
   if (!file) return build(Json::object(), "<defaults>", overrides);
+  std::error_code ec;
+  if (std::filesystem::is_directory(*file, ec))
+    throw Error("config file '" + file->string() + "' is a directory (--config takes a JSON file)");
   std::ifstream in(*file, std::ios::binary);
   if (!in) throw Error("cannot open config file '" + file->string() + "'");
   std::ostringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw Error("cannot read config file '" + file->string() + "'");
   return parse(text.str(), file->string(), overrides);
 }
 

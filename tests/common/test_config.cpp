@@ -81,6 +81,34 @@ TEST(Config, SetOverridesFileAndNamesItselfInErrors) {
   expect_error("{}", {"model.blocks.x=1"}, {"model.blocks", "expected an integer, got an object"});
 }
 
+// Errors about what only a --set brought in name that flag, never the file or the defaults.
+TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
+  expect_error("{}", {"nosuch.key=1"}, {"config error in '--set nosuch.key=1': unknown key 'nosuch'"});
+  expect_error("{}", {"selfplay.opp_self=0.9"},
+               {"config error in '--set selfplay.opp_self=0.9': selfplay.opp_self + opp_pool + opp_baseline"});
+  // The sum involves the flag and the file: both are named.
+  expect_error(R"({"selfplay": {"opp_pool": 0.5}})", {"selfplay.opp_self=0.9"},
+               {"config error in '--set selfplay.opp_self=0.9' and 'cfg/test.json': selfplay.opp_self"});
+  expect_error(R"({"selfplay": {"opp_pool": 0.5}})", {}, {"config error in 'cfg/test.json': selfplay.opp_self"});
+  expect_error("{}", {"ppo.minibatch=8192"}, {"config error in '--set ppo.minibatch=8192': ppo.minibatch (8192)"});
+  try {
+    (void)load(std::nullopt, {"selfplay.opp_pool=0"});
+    FAIL() << "the shares do not sum to 1";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'--set selfplay.opp_pool=0'"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("<defaults>"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Config, ADirectoryIsNoConfigFile) {
+  try {
+    (void)load(std::filesystem::temp_directory_path());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Config, RoundTripsThroughJson) {
   const Config c = parse(R"({"model": {"blocks": 6}, "run": {"seed": 3}})", "x.json");
   const auto text = to_json(c).dump();

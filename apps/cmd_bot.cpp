@@ -2,8 +2,9 @@
 //           [--sample [--temperature T]]
 // Plays one seat as an mjai bot over stdin/stdout (selfplay/mjai_bot.hpp): one reply line per
 // input line. A malformed or impossible line gets one error line on stderr and the bot goes on.
-// A checkpoint agent (selfplay/model_agent.hpp) reads every event of each line, as the bot's view
-// took it, before the bot asks it for a decision. An explicit --seat wins over start_game's id.
+// A checkpoint agent (selfplay/model_agent.hpp) reads every event of each line the bot took (a
+// refused line is taken by neither), as the bot's view took it, before the bot asks it for a
+// decision. An explicit --seat wins over start_game's id.
 
 #include <iostream>
 #include <memory>

@@ -16,6 +16,14 @@ void check_seat(const Event& e, Seat s, std::string_view field) {
   if (!s.valid()) bad(e, std::string("missing or invalid '") + std::string(field) + "'");
 }
 
+// After a deal, a discard or a kan the closed hand is 3n+1 tiles. Events that contradict each
+// other (a second ankan without the rinshan draw) can leave another size, which shanten takes
+// for a bug: refuse the event before the waits are computed.
+void check_closed_size(const Event& e, const Hand& hand, Seat me) {
+  const int n = hand.closed_size();
+  if (n % 3 != 1 || n > 13) bad(e, "seat " + std::to_string(me.index()) + " would hold " + std::to_string(n) + " closed tiles");
+}
+
 bool is_dragon_or_wind_set(const Meld& m, bool dragon) {
   if (m.is_run()) return false;
   return dragon ? m.first().is_dragon() : m.first().is_wind();
@@ -128,6 +136,7 @@ void PlayerView::apply(const Event& e) {
       break;
     case EventType::dora:
       if (!in_kyoku_) bad(e, "dora outside a kyoku");
+      if (e.dora_marker.is_unknown()) bad(e, "a dora indicator must be shown");
       if (dora_markers_.full()) bad(e, "more than five dora indicators");
       dora_markers_.push_back(e.dora_marker);
       return;  // the phase (a decision after a rinshan draw) stays
@@ -181,6 +190,7 @@ void PlayerView::start_kyoku(const Event& e) {
   check_seat(e, e.oya, "oya");
   if (!e.bakaze.is_wind()) bad(e, "bakaze must be a wind");
   if (e.kyoku < 1 || e.kyoku > 4) bad(e, "kyoku must be 1-4");
+  if (e.dora_marker.is_unknown()) bad(e, "the dora indicator must be shown");
   bakaze_ = e.bakaze;
   kyoku_ = e.kyoku;
   honba_ = e.honba;
@@ -224,6 +234,7 @@ void PlayerView::on_tsumo(const Event& e) {
 void PlayerView::on_dahai(const Event& e) {
   check_seat(e, e.actor, "actor");
   if (!in_kyoku_) bad(e, "dahai outside a kyoku");
+  if (e.pai.is_unknown()) bad(e, "a discard must show its tile");
   River& river = rivers_[at(e.actor)];
   if (river.full()) bad(e, "river overflow");
   const bool declaring = riichi_declared_[at(e.actor)] && !riichi_accepted_[at(e.actor)];
@@ -320,6 +331,7 @@ void PlayerView::on_kakan(const Event& e) {
       Meld& own = hand_.melds[static_cast<std::size_t>(i)];
       if (own.kind() == MeldKind::pon && own.first() == e.pai.type()) own = melds[idx];
     }
+    check_closed_size(e, hand_, me_);
     update_waits();
   } else {
     note_win_chance(e.pai);
@@ -343,6 +355,7 @@ void PlayerView::on_ankan(const Event& e) {
     if (drawn_.is_unknown()) bad(e, "ankan without a draw");
     for (Pai p : e.consumed) remove_own(p, e);
     hand_.add_meld(m);
+    check_closed_size(e, hand_, me_);
     update_waits();
   } else if (rules_->kokushi_ankan_chankan) {
     const Pai p(m.first());

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "hydra/game/shanten.hpp"
+#include "hydra/game/view_check.hpp"
 #include "hydra/selfplay/bots.hpp"
 
 namespace hydra::selfplay {
@@ -19,14 +20,8 @@ constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // Every tile this seat can see: its closed hand, all melds, every river tile not taken by a call
 // (a called tile is counted in the caller's meld), the dora indicators. Capped at 4 per kind.
-TileCounts visible_tiles(const PlayerView& view) {
-  TileCounts v = view.hand().closed;
-  for (int s = 0; s < game::kNumSeats; ++s) {
-    for (const game::Meld& m : view.melds(Seat(s))) m.add_to(v);
-    for (const game::RiverTile& r : view.river(Seat(s)))
-      if (!r.called) ++v[ix(r.pai.type().index())];
-  }
-  for (game::Pai p : view.dora_markers()) ++v[ix(p.type().index())];
+TileCounts visible_capped(const PlayerView& view) {
+  TileCounts v = game::visible_tiles(view);
   for (auto& c : v) c = std::min<std::uint8_t>(c, 4);
   return v;
 }
@@ -103,7 +98,7 @@ struct Candidate {
 // keys (danger, shanten after the discard from one discard_shanten pass).
 template <class Tie>
 Action best_discard(const PlayerView& view, game::ActionMask mask, bool fold, Tie&& tie) {
-  const TileCounts visible = visible_tiles(view);
+  const TileCounts visible = visible_capped(view);
   const game::DiscardShanten after_all = game::discard_shanten(view.hand().closed);
   std::array<Candidate, game::kNumActions> cands{};
   int n = 0;

@@ -6,6 +6,7 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/data/mjai.hpp"
+#include "hydra/game/view_check.hpp"
 
 namespace hydra::selfplay {
 
@@ -53,45 +54,66 @@ std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optio
 
 std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optional<int> seat_id,
                                     const std::vector<std::uint8_t>& given) {
+  // The line is applied to copies and kept only when every event of it fits: a refused line
+  // leaves the bot (and the agent the hook feeds) exactly as before it, so the host's next line
+  // meets the state its previous lines built.
+  std::optional<game::Seat> seat = seat_;
+  std::optional<game::PlayerView> view = view_;
+  EventType prev = prev_;
+  std::optional<std::size_t> started;  // the event where the agent's game (re)starts
+  std::vector<Event> applied;
+  applied.reserve(events.size());
   bool open = false;
   for (std::size_t i = 0; i < events.size(); ++i) {
     Event e = events[i];
     if (e.type == EventType::start_game) {
-      if (seat_id && !explicit_seat_) seat_ = game::Seat(*seat_id);
-      if (seat_id && explicit_seat_ && *seat_id != seat_->index()) {
-        warning_ = "start_game id " + std::to_string(*seat_id) + " differs from --seat " + std::to_string(seat_->index()) +
-                   ": playing seat " + std::to_string(seat_->index());
+      if (seat_id && !explicit_seat_) seat = game::Seat(*seat_id);
+      if (seat_id && explicit_seat_ && *seat_id != seat->index()) {
+        warning_ = "start_game id " + std::to_string(*seat_id) + " differs from --seat " + std::to_string(seat->index()) +
+                   ": playing seat " + std::to_string(seat->index());
         log::warn("hydra bot: {}", warning_);
       }
-      view_.reset();
+      view.reset();
     }
-    if (!view_) {
+    if (!view) {
       // A host may start with start_game or join at a start_kyoku; anything else needs a view.
       if (e.type != EventType::start_game && e.type != EventType::start_kyoku)
         throw Error("event '" + std::string(game::to_string(e.type)) + "' before start_game or start_kyoku");
-      if (!seat_) throw Error("the bot's seat is unknown: pass --seat or send start_game with \"id\"");
-      view_.emplace(*seat_, *rules_);
-      agent_->start_game(*seat_, key_);
+      if (!seat) throw Error("the bot's seat is unknown: pass --seat or send start_game with \"id\"");
+      view.emplace(*seat, *rules_);
+      started = i;
     }
     if (e.type == EventType::start_kyoku) {
-      if (!(given[i] & data::kGivenScores)) e.scores = view_->scores();
-      if (!(given[i] & data::kGivenKyotaku)) e.kyotaku = static_cast<std::uint8_t>(view_->kyotaku());
+      if (!(given[i] & data::kGivenScores)) e.scores = view->scores();
+      if (!(given[i] & data::kGivenKyotaku)) e.kyotaku = static_cast<std::uint8_t>(view->kyotaku());
     }
     // The discard after a chi or pon never is a tsumogiri; some hosts and converters (gimite's)
     // mark it as one when the tile happens to be the last drawn one. Read it as the normaliser
     // does (data/normalize.cpp) instead of rejecting the line.
-    if (e.type == EventType::dahai && e.tsumogiri && (prev_ == EventType::chi || prev_ == EventType::pon)) e.tsumogiri = false;
-    view_->apply(e);
-    if (hook_) hook_(e);
-    prev_ = e.type;
+    if (e.type == EventType::dahai && e.tsumogiri && (prev == EventType::chi || prev == EventType::pon)) e.tsumogiri = false;
+    view->apply(e);
+    // After every event, not once per line: what legal() and the agent rely on must hold at
+    // each point the view could be asked for a decision.
+    if (const std::string why = game::inconsistency(*view); !why.empty())
+      throw Error(why + ", after " + game::describe(e) +
+                  (events.size() > 1 ? " (event " + std::to_string(i + 1) + " of the line)" : ""));
+    prev = e.type;
+    applied.push_back(e);
     // A dora revealed after a rinshan draw keeps the decision the draw opened.
-    open = opens_decision(e) || (e.type == EventType::dora && open);
+    open = opens_decision(e, *seat) || (e.type == EventType::dora && open);
+  }
+  seat_ = seat;
+  view_ = std::move(view);
+  prev_ = prev;
+  for (std::size_t i = 0; i < applied.size(); ++i) {
+    if (started && i == *started) agent_->start_game(*seat_, key_);
+    if (hook_) hook_(applied[i]);
   }
   return open ? decide() : std::nullopt;
 }
 
-bool MjaiBot::opens_decision(const Event& e) const {
-  const bool mine = e.actor == *seat_;
+bool MjaiBot::opens_decision(const Event& e, game::Seat seat) {
+  const bool mine = e.actor == seat;
   switch (e.type) {
     case EventType::tsumo:
     case EventType::chi:

@@ -250,5 +250,128 @@ TEST(MjaiBot, ExplicitSeatWinsOverStartGameId) {
   EXPECT_EQ(bot.react(R"({"type":"tsumo","actor":1,"pai":"P"})"), R"({"type":"dahai","actor":1,"pai":"P","tsumogiri":true})");
 }
 
+
+// The event hook (how `hydra bot` feeds a checkpoint agent's own view) sees the events of the
+// lines the bot took, each once, and nothing of a refused line.
+TEST(MjaiBot, TheEventHookSeesOnlyTheLinesTaken) {
+  long seen = 0;
+  MjaiBot bot(make_bot("bot:tsumogiri"), game::table_rules("tenhou"), Seat(0), game::game_key(game::MasterSeed{1}, 0));
+  bot.set_event_hook([&seen](const Event&) { ++seen; });
+  const std::string hidden = R"(["?","?","?","?","?","?","?","?","?","?","?","?","?"])";
+  const std::string mine = R"(["1m","1m","1m","4p","5p","6p","7s","8s","9s","E","E","S","W"])";
+  bot.react(R"([{"type":"start_game","names":["a","b","c","d"]},{"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,)"
+            R"("kyotaku":0,"oya":0,"dora_marker":"1m","scores":[25000,25000,25000,25000],"tehais":[)" + mine + "," + hidden +
+            "," + hidden + "," + hidden + "]}]");
+  EXPECT_EQ(seen, 2);
+  // The second event discards a fifth 1m (three in the hand, the indicator, this one): the
+  // valid draw before it is not observed either.
+  EXPECT_THROW(bot.react(R"([{"type":"tsumo","actor":1,"pai":"?"},{"type":"dahai","actor":1,"pai":"1m","tsumogiri":true}])"),
+               Error);
+  EXPECT_EQ(seen, 2);
+  EXPECT_EQ(bot.react(R"({"type":"tsumo","actor":0,"pai":"N"})"), R"({"type":"dahai","actor":0,"pai":"N","tsumogiri":true})");
+  EXPECT_EQ(seen, 3);
+}
+
+// Inconsistent hosts: events that once reached invariant checks meant for bugs. Every case below
+// must be refused as a hydra::Error naming why, leave the bot as it was before the line, and
+// let the bot go on serving.
+class MjaiBotRefuses : public ::testing::Test {
+ protected:
+  MjaiBot bot{make_bot("bot:greedy"), game::table_rules("tenhou"), Seat(0), game::game_key(game::MasterSeed{3}, 0)};
+
+  static std::string kyoku(const std::string& mine, const std::string& dora = "9p") {
+    const std::string hidden = R"(["?","?","?","?","?","?","?","?","?","?","?","?","?"])";
+    return R"({"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"dora_marker":")" + dora +
+           R"(","scores":[25000,25000,25000,25000],"tehais":[)" + mine + "," + hidden + "," + hidden + "," + hidden + "]}";
+  }
+  // The error of a refused line; the test fails when the line is taken.
+  std::string refusal(const std::string& line) {
+    try {
+      (void)bot.react(line);
+    } catch (const InvariantError& e) {
+      ADD_FAILURE() << "invariant failure on " << line << ": " << e.what();
+      return {};
+    } catch (const Error& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "taken: " << line;
+    return {};
+  }
+  std::string state() const {
+    const game::PlayerView* v = bot.view();
+    if (v == nullptr) return "no view";
+    std::string s = game::to_compact(v->hand().closed) + " melds " + std::to_string(v->hand().num_melds) + " phase " +
+                    std::string(game::to_string(v->phase()));
+    for (int r = 0; r < game::kNumSeats; ++r) s += " river" + std::to_string(r) + ":" + std::to_string(v->river(Seat(r)).size());
+    return s;
+  }
+};
+
+TEST_F(MjaiBotRefuses, RiichiWithoutATenpaiDiscard) {
+  bot.react(kyoku(R"(["1m","4m","7m","1p","4p","7p","1s","4s","7s","E","S","W","N"])"));
+  EXPECT_NE(bot.react(R"({"type":"tsumo","actor":0,"pai":"P"})"), R"({"type":"none"})");
+  const std::string before = state();
+  EXPECT_NE(refusal(R"({"type":"reach","actor":0})").find("riichi without a discard that keeps it tenpai"), std::string::npos);
+  EXPECT_EQ(state(), before);
+  // Still serving: the own discard the host sends next is taken.
+  EXPECT_EQ(bot.react(R"({"type":"dahai","actor":0,"pai":"P","tsumogiri":true})"), R"({"type":"none"})");
+}
+
+TEST_F(MjaiBotRefuses, FiveCopiesInADealWholeLeavingThePreviousKyoku) {
+  bot.react(kyoku(R"(["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","S","W"])"));
+  const std::string before = state();
+  EXPECT_NE(refusal(kyoku(R"(["1m","1m","1m","1m","1m","5p","6p","7s","8s","9s","E","S","W"])")).find("five of a kind"),
+            std::string::npos);
+  EXPECT_EQ(state(), before);  // not half applied: the old kyoku's hand, not the five 1m
+  EXPECT_NE(bot.react(R"({"type":"tsumo","actor":0,"pai":"N"})"), R"({"type":"none"})");
+}
+
+TEST_F(MjaiBotRefuses, ADrawOrCallThatLeavesTheHandTheWrongSize) {
+  bot.react(kyoku(R"(["1m","1m","1m","1m","2m","2m","2m","2m","3p","4p","5p","E","E"])"));
+  bot.react(R"({"type":"tsumo","actor":0,"pai":"W"})");
+  bot.react(R"({"type":"ankan","actor":0,"consumed":["1m","1m","1m","1m"]})");
+  const std::string before = state();
+  // A second ankan without the rinshan draw would leave 6 closed tiles and two kans (12).
+  EXPECT_NE(refusal(R"({"type":"ankan","actor":0,"consumed":["2m","2m","2m","2m"]})").find("closed tiles"), std::string::npos);
+  EXPECT_EQ(state(), before);
+  // Another seat's discard while seat 0 still holds 14 tiles (its own discard never came).
+  bot.react(R"({"type":"tsumo","actor":0,"pai":"N"})");
+  EXPECT_NE(refusal(R"({"type":"dahai","actor":1,"pai":"9s","tsumogiri":false})").find("closed tiles"), std::string::npos);
+  EXPECT_EQ(bot.react(R"({"type":"dahai","actor":0,"pai":"N","tsumogiri":true})"), R"({"type":"none"})");
+}
+
+TEST_F(MjaiBotRefuses, AFifthVisibleCopy) {
+  bot.react(kyoku(R"(["1m","1m","1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E"])", "1m"));
+  // Seat 0 holds three 1m and sees the indicator: a discarded 1m would be the fifth.
+  const std::string before = state();
+  EXPECT_NE(refusal(R"([{"type":"tsumo","actor":1,"pai":"?"},{"type":"dahai","actor":1,"pai":"1m","tsumogiri":true}])")
+                .find("5 visible copies of 1m"),
+            std::string::npos);
+  EXPECT_EQ(state(), before);  // the whole line refused, its valid first event too
+  EXPECT_FALSE(refusal(R"({"type":"dahai","actor":2,"pai":"?","tsumogiri":true})").empty());  // a hidden discard
+}
+
+TEST_F(MjaiBotRefuses, SixCopiesOverSeveralLines) {
+  bot.react(kyoku(R"(["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","S","W"])"));
+  int refused = 0;
+  for (int i = 0; i < 6; ++i) {
+    const int seat = 1 + i % 3;
+    const std::string s = std::to_string(seat);
+    try {
+      bot.react(R"([{"type":"tsumo","actor":)" + s + R"(,"pai":"?"},{"type":"dahai","actor":)" + s +
+                R"(,"pai":"C","tsumogiri":true}])");
+    } catch (const InvariantError& e) {
+      FAIL() << e.what();
+    } catch (const Error& e) {
+      ++refused;
+      EXPECT_NE(std::string(e.what()).find("visible copies of C"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(refused, 2);  // the fifth and sixth
+  const game::PlayerView* view = bot.view();
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->river(Seat(1)).size() + view->river(Seat(2)).size() + view->river(Seat(3)).size(), 4);
+}
+
 }  // namespace
 }  // namespace hydra::selfplay

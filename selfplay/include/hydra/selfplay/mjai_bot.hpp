@@ -23,7 +23,10 @@
 // with a warning when they differ. start_kyoku's scores, honba and kyotaku are the host's word
 // on the totals and the view takes them (a host may send no hora or ryukyoku); a line without
 // them keeps the view's running totals. A malformed or impossible line throws hydra::Error; the
-// caller reports it and goes on with the next line (the view keeps what it had).
+// caller reports it and goes on with the next line. A line is taken whole or not at all: its
+// events are applied to a copy of the view, each must pass game::inconsistency() as well
+// as apply()'s own checks, and the bot's state changes (and the event hook runs) only when all
+// of them did.
 
 #include <cstdint>
 #include <functional>
@@ -53,8 +56,8 @@ class MjaiBot {
 
   std::optional<game::Seat> seat() const { return seat_; }
   const game::PlayerView* view() const { return view_ ? &*view_ : nullptr; }
-  // Called with each event as the view applied it (start_kyoku completed as above), before the
-  // decision: for an agent that keeps its own view of the game.
+  // Called with each event as the view applied it (start_kyoku completed as above), once the
+  // whole line was taken and before the decision: for an agent that keeps its own view.
   void set_event_hook(std::function<void(const game::Event&)> hook) { hook_ = std::move(hook); }
   // The last warning (an explicit seat that differs from start_game's id), also logged.
   const std::string& warning() const { return warning_; }
@@ -62,7 +65,7 @@ class MjaiBot {
  private:
   std::optional<game::Event> react(const std::vector<game::Event>& events, std::optional<int> seat_id,
                                    const std::vector<std::uint8_t>& given);
-  bool opens_decision(const game::Event& e) const;
+  static bool opens_decision(const game::Event& e, game::Seat seat);
   std::optional<game::Event> decide();
 
   std::unique_ptr<game::Agent> agent_;

@@ -279,7 +279,7 @@ void apply_override(Json& root, const std::string& flag, Origins& origins) {
     if (node->is_null()) {
       // A section no file named: an error about it (an unknown section) is this flag's.
       *node = Json::object();
-      origins.set_sections.emplace(path.substr(0, dot), "--set " + flag);
+      origins.set_sections.emplace(path.substr(0, dot), "--set " + shown);
     }
     start = dot + 1;
   }

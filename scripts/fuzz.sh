@@ -62,7 +62,7 @@ seed() {  # seed TARGET: fills $build_dir/seeds/TARGET
       if [ -n "$data" ]; then
         local i=0
         for f in "$data"/mjai/*.json.gz; do
-          zcat "$f" | head -n 150 | while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" > "$dir/$(basename "$f" .json.gz)-$i"; done
+          { zcat "$f" || true; } | head -n 150 | while IFS= read -r line; do i=$((i + 1)); printf '%s' "$line" > "$dir/$(basename "$f" .json.gz)-$i"; done
         done
       fi ;;
     tenhou_xml) [ -n "$data" ] && cp "$data"/tenhou_xml/* "$data"/other_rules/xml/* "$dir"/ ;;

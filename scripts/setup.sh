@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libtbb-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   zlib1g-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler libsimdjson-dev libpugixml-dev libboost-dev
+  patchelf
 )
 
 missing=()

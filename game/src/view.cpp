@@ -105,9 +105,17 @@ void PlayerView::apply(const Event& e) {
   const bool tile_event = e.type == EventType::tsumo || e.type == EventType::dahai || takes_discard(e.type) ||
                           e.type == EventType::kakan || e.type == EventType::ankan || e.type == EventType::start_kyoku;
   if (tile_event) commit_missed_win();
+  // Everything but the game and kyoku brackets happens inside a kyoku: before the first
+  // start_kyoku (or after an end_kyoku) the view has no hand to act on.
+  const bool bracket = e.type == EventType::none || e.type == EventType::start_game ||
+                       e.type == EventType::start_kyoku || e.type == EventType::end_kyoku ||
+                       e.type == EventType::end_game;
+  if (!bracket && !in_kyoku_) bad(e, std::string(to_string(e.type)) + " outside a kyoku");
   switch (e.type) {
     case EventType::none:
+      return;
     case EventType::end_kyoku:
+      in_kyoku_ = false;
       return;
     case EventType::start_game:
       scores_.fill(rules_->start_score);
@@ -135,7 +143,6 @@ void PlayerView::apply(const Event& e) {
       on_ankan(e);
       break;
     case EventType::dora:
-      if (!in_kyoku_) bad(e, "dora outside a kyoku");
       if (e.dora_marker.is_unknown()) bad(e, "a dora indicator must be shown");
       if (dora_markers_.full()) bad(e, "more than five dora indicators");
       dora_markers_.push_back(e.dora_marker);
@@ -212,7 +219,6 @@ void PlayerView::start_kyoku(const Event& e) {
 
 void PlayerView::on_tsumo(const Event& e) {
   check_seat(e, e.actor, "actor");
-  if (!in_kyoku_) bad(e, "tsumo outside a kyoku");
   if (live_left_ <= 0) bad(e, "tsumo from an empty live wall");
   --live_left_;
   const bool rinshan = rinshan_next_[at(e.actor)];
@@ -233,7 +239,6 @@ void PlayerView::on_tsumo(const Event& e) {
 
 void PlayerView::on_dahai(const Event& e) {
   check_seat(e, e.actor, "actor");
-  if (!in_kyoku_) bad(e, "dahai outside a kyoku");
   if (e.pai.is_unknown()) bad(e, "a discard must show its tile");
   River& river = rivers_[at(e.actor)];
   if (river.full()) bad(e, "river overflow");

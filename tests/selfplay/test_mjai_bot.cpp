@@ -190,6 +190,34 @@ TEST(MjaiBot, SurvivesMalformedLinesAndTakesTheSeatFromStartGame) {
   EXPECT_EQ(bot.react(R"({"type":"tsumo","actor":2,"pai":"P"})"), R"({"type":"dahai","actor":2,"pai":"P","tsumogiri":true})");
 }
 
+// Before the first start_kyoku and after an end_kyoku the seat holds no hand to act on: every
+// event of play (here a reach, which would ask the bot for a riichi discard) is refused with its
+// reason, and the bot serves the next kyoku as if the line never came.
+TEST(MjaiBot, PlayOutsideAKyokuIsRefused) {
+  MjaiBot bot(make_bot("bot:greedy"), game::table_rules("tenhou"), std::nullopt, game::game_key(game::MasterSeed{1}, 0));
+  EXPECT_EQ(bot.react(R"({"type":"start_game","id":0})"), R"({"type":"none"})");
+  for (const char* line : {R"({"type":"reach","actor":0})", R"({"type":"reach_accepted","actor":0})",
+                           R"({"type":"dora","dora_marker":"1m"})", R"({"type":"hora","actor":0,"target":0,"pai":"1m"})"}) {
+    try {
+      (void)bot.react(line);
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("outside a kyoku"), std::string::npos) << e.what();
+    }
+  }
+  const std::string hidden = R"(["?","?","?","?","?","?","?","?","?","?","?","?","?"])";
+  const std::string mine = R"(["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","S","W"])";
+  const std::string start = R"({"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"dora_marker":"1m",)"
+                            R"("scores":[25000,25000,25000,25000],"tehais":[)" + mine + "," + hidden + "," + hidden + "," + hidden + "]}";
+  EXPECT_EQ(bot.react(start), R"({"type":"none"})");
+  EXPECT_EQ(bot.react(R"({"type":"ryukyoku","deltas":[0,0,0,0]})"), R"({"type":"none"})");
+  EXPECT_EQ(bot.react(R"({"type":"end_kyoku"})"), R"({"type":"none"})");
+  EXPECT_THROW((void)bot.react(R"({"type":"reach","actor":0})"), Error);  // between kyoku
+  EXPECT_EQ(bot.react(start), R"({"type":"none"})");
+  // The draw makes the hand tenpai (discarding S waits on E/W): greedy declares riichi.
+  EXPECT_EQ(bot.react(R"({"type":"tsumo","actor":0,"pai":"W"})"), R"({"type":"reach","actor":0})");
+}
+
 // A host that sends only the events up to the bot's decisions (mjai.app: no hora, no ryukyoku)
 // states the totals in start_kyoku alone; the view takes them. Here it says the bot's seat holds
 // 200 points, so riichi (>= 1,000 needed) is not legal and the greedy bot, which declares riichi

@@ -19,6 +19,7 @@
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 #include "hydra/selfplay/model_agent.hpp"
+#include "torch_side.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -36,7 +37,10 @@ void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
   if (f.seat >= 0) seat = game::Seat(f.seat);  // checked by the flag (0-3)
   const game::TableRules& rules = game::table_rules(f.rules);
-  selfplay::ModelAgents agents(f.device, rules, f.agent);
+  // A built-in bot needs no LibTorch; a checkpoint agent does (torch_side.hpp).
+  const bool model = selfplay::ModelAgents::is_checkpoint(f.model);
+  if (model) torch_side::require();
+  selfplay::ModelAgents agents(f.device, rules, f.agent, model ? torch_side::policy_loader(false) : nullptr);
   std::unique_ptr<game::Agent> agent = agents.make(f.model);
   auto* observer = dynamic_cast<selfplay::ObservingAgent*>(agent.get());
   // The agent's random stream is a KDF child of this key, so a game replays with the same seed.

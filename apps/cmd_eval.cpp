@@ -11,7 +11,6 @@
 #include <memory>
 
 #include <oneapi/tbb/global_control.h>
-#include <ATen/Parallel.h>
 
 #include "commands.hpp"
 #include "flag_checks.hpp"
@@ -21,6 +20,7 @@
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/model_agent.hpp"
+#include "torch_side.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -37,6 +37,10 @@ struct EvalFlags {
 };
 
 void run_eval(EvalFlags f) {
+  // Built-in bots need no LibTorch; a checkpoint agent does (torch_side.hpp).
+  const bool challenger_model = selfplay::ModelAgents::is_checkpoint(f.eval.challenger);
+  const bool models = selfplay::ModelAgents::is_checkpoint(f.eval.champion) || challenger_model;
+  if (models) torch_side::require();
   f.eval.master = game::MasterSeed{f.seed_given ? f.seed : game::random_master_seed().value};
   if (!f.seed_given) log::info("eval: no --seed given, using {}", f.eval.master.value);
   if (!f.logs.empty()) f.eval.logs = f.logs;
@@ -44,10 +48,8 @@ void run_eval(EvalFlags f) {
   if (f.threads > 0)
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
                                                           static_cast<std::size_t>(f.threads));
-  // Games run in parallel, each model decision is one small forward pass: torch's own intra-op
-  // threads would only compete with the game threads.
-  at::set_num_threads(1);
-  selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent);
+  selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent,
+                               models ? torch_side::policy_loader(/*single_thread=*/true) : nullptr);
   f.eval.make_agent = agents.factory();
   const auto t0 = std::chrono::steady_clock::now();
   auto last = t0;

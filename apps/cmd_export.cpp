@@ -1,11 +1,10 @@
 // hydra export CKPT --out FILE.pt: a checkpoint's weights as a state dict for Python PyTorch.
 
-#include <iostream>
 #include <memory>
 #include <string>
 
 #include "commands.hpp"
-#include "hydra/model/summary.hpp"
+#include "torch_side.hpp"
 
 namespace hydra::apps {
 
@@ -17,11 +16,7 @@ void register_export(CLI::App& app) {
   cmd->add_option("CKPT", *checkpoint, "checkpoint file, or a checkpoint directory (its newest good checkpoint)")
       ->required();
   cmd->add_option("--out", *out, "output file (.pt)")->required();
-  cmd->callback([checkpoint, out] {
-    const auto r = model::export_weights(*checkpoint, *out);
-    std::cout << "exported " << r.kind << " step " << r.step << " from " << r.source.string() << ": " << r.tensors
-              << " tensors, " << r.parameters << " parameters -> " << *out << "\n";
-  });
+  cmd->callback([checkpoint, out] { torch_side::export_weights(*checkpoint, *out); });
 }
 
 }  // namespace hydra::apps

@@ -1,6 +1,11 @@
-// hydra info: what this binary was built with and what the machine offers.
+// hydra info: what this binary was built with and what the machine offers. Without --torch (or
+// --model) it loads no LibTorch: it names the LibTorch hydra would run with (torch_locate.hpp);
+// with --torch (and in hydra-torch) the loaded LibTorch adds CUDA and cuDNN availability.
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <system_error>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -11,36 +16,19 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/build_info.hpp"
 #include "hydra/common/config_io.hpp"
-#include "hydra/model/runtime.hpp"
-#include "hydra/model/summary.hpp"
+#include "hydra/common/error.hpp"
+#include "torch_locate.hpp"
+#include "torch_side.hpp"
 
 namespace hydra::apps {
 namespace {
 
-// hydra info --model CONFIG: parameter counts of the networks that config builds.
-void print_model(const std::string& config_file, bool json) {
-  const auto config = config::load(config_file);
-  const auto s = model::summarize(config.model);
-  nlohmann::ordered_json j;
-  j["config"] = config_file;
-  j["blocks"] = config.model.blocks;
-  j["channels"] = config.model.channels;
-  for (const auto& c : s.components) j["components"][c.name] = c.parameters;
-  j["per_block"] = s.per_block;
-  j["total"] = s.total;
-  j["grp_model"] = s.grp_model;
-  if (json) {
-    std::cout << json::dump(j, 2) << "\n";
-    return;
-  }
-  std::cout << "SE-ResNet " << config.model.blocks << " blocks x " << config.model.channels << " channels ("
-            << config_file << ")\n";
-  for (const auto& c : s.components)
-    std::cout << "  " << c.name << std::string(14 - std::min<std::size_t>(13, c.name.size()), ' ') << c.parameters
-              << (c.name == "blocks" ? " (" + std::to_string(s.per_block) + " per block)" : "") << "\n";
-  std::cout << "  total         " << s.total << "\n";
-  std::cout << "GRP model (GRU " << config.model.grp_rnn_layers << " x " << config.model.grp_rnn_hidden << ")  "
-            << s.grp_model << "\n";
+// Nvidia GPUs the driver shows (/proc/driver/nvidia/gpus), seen without LibTorch or CUDA.
+int nvidia_gpus() {
+  std::error_code ec;
+  int n = 0;
+  for (std::filesystem::directory_iterator it("/proc/driver/nvidia/gpus", ec), end; !ec && it != end; it.increment(ec)) ++n;
+  return n;
 }
 
 }  // namespace
@@ -51,25 +39,40 @@ void register_info(CLI::App& app) {
   info->add_flag("--json", *json, "machine-readable output");
   auto model_config = std::make_shared<std::string>();
   info->add_option("--model", *model_config, "print the parameter counts of the networks this config builds");
-  info->callback([json, model_config] {
+  auto torch = std::make_shared<bool>(false);
+  info->add_flag("--torch", *torch, "load LibTorch and add CUDA and cuDNN availability and devices");
+  info->callback([json, model_config, torch] {
     if (!model_config->empty()) {
-      print_model(*model_config, *json);
+      torch_side::require();
+      torch_side::info_model(*model_config, *json);
       return;
     }
-    const auto rt = model::runtime_info();
+    if (*torch) torch_side::require();
     nlohmann::ordered_json j;
     j["hydra"] = build::version();
     j["git_revision"] = build::git_revision();
     j["build_type"] = build::build_type();
     j["compiler"] = build::compiler();
     j["sanitizers"] = build::sanitizers();
-    j["libtorch"] = rt.torch_version;
-    j["libtorch_cuda_build"] = rt.cuda_build;
-    j["libtorch_cudnn_build"] = rt.cudnn_build;
-    j["cuda_available"] = rt.cuda_available;
-    j["cuda_devices"] = rt.cuda_devices;
-    j["cudnn_available"] = rt.cudnn_available;
-    j["torch_cpu_threads"] = rt.intraop_threads;
+    j["libtorch_build"] = build_torch_version();
+    try {
+      const TorchLocation t = locate_torch();
+      j["libtorch"] = t.version;
+      j["libtorch_cuda_build"] = t.cuda.empty() ? "none" : t.cuda;
+      j["libtorch_dir"] = t.dir.string();
+      j["libtorch_from"] = t.from;
+    } catch (const Error& e) {
+      j["libtorch"] = std::string("unusable: ") + e.what();
+    }
+    j["libtorch_loaded"] = torch_side::linked();
+    if (torch_side::linked()) {
+      // What this process actually runs with, whatever the lookup above would choose now.
+      torch_side::runtime_info(j);
+      j["libtorch_dir"] = std::filesystem::path(mapped_libtorch()).parent_path().parent_path().string();
+      const char* from = std::getenv("HYDRA_TORCH_FROM");
+      j["libtorch_from"] = from && *from ? from : "the run path of hydra-torch";
+    }
+    j["nvidia_gpus"] = nvidia_gpus();
     j["tbb"] = TBB_VERSION_STRING;
     j["tbb_concurrency"] = tbb::info::default_concurrency();
     j["hardware_threads"] = std::thread::hardware_concurrency();

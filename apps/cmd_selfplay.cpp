@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include <ATen/Parallel.h>
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/global_control.h>
 
@@ -36,6 +35,7 @@
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/model_agent.hpp"
+#include "torch_side.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -84,10 +84,12 @@ void run_selfplay(const SelfplayOptions& o) {
   const auto names = split_agents(o);
   if (o.games < 1) throw Error("--games must be at least 1");
   const game::TableRules& rules = game::table_rules(o.rules);
-  // Games run in parallel with one small forward pass per model decision: torch's own intra-op
-  // threads would only compete with the game threads.
-  at::set_num_threads(1);
-  selfplay::ModelAgents factory(o.device, rules, o.agent);
+  // Built-in bots need no LibTorch; a checkpoint agent does (torch_side.hpp).
+  bool models = false;
+  for (const std::string& a : names) models |= selfplay::ModelAgents::is_checkpoint(a);
+  if (models) torch_side::require();
+  selfplay::ModelAgents factory(o.device, rules, o.agent,
+                                models ? torch_side::policy_loader(/*single_thread=*/true) : nullptr);
   for (const std::string& a : names) (void)factory.make(a);  // names checked, checkpoints loaded
 
   const game::MasterSeed master{o.seed_given ? o.seed : game::random_master_seed().value};

@@ -1,7 +1,9 @@
 // hydra: the Riichi Mahjong AI trainer in one binary.
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +14,8 @@
 #include "hydra/common/log.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/game/rules.hpp"
+#include "torch_locate.hpp"
+#include "torch_side.hpp"
 
 namespace {
 bool g_log_level_flag = false;  // --log-level given on the command line
@@ -32,7 +36,9 @@ hydra::config::Config hydra::apps::load_run_config(const std::optional<std::file
   return cfg;
 }
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"hydra: Riichi Mahjong engine, encoder, self-play and PPO trainer in one binary", "hydra"};
   app.set_version_flag("--version", std::string("hydra ") + hydra::build::version() + " (" +
                                         hydra::build::git_revision() + ")");
@@ -79,4 +85,17 @@ int main(int argc, char** argv) {
     return 3;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hydra::apps::set_command_line(argc, argv);
+  const int rc = run(argc, argv);
+  // Tests read whether a command ran without LibTorch (docs/ARCHITECTURE.md "LibTorch on demand").
+  if (const char* debug = std::getenv("HYDRA_DEBUG_LOADED"); debug && *debug) {
+    const std::string lib = hydra::apps::mapped_libtorch();
+    std::fprintf(stderr, "hydra: libtorch loaded: %s\n", lib.empty() ? "no" : lib.c_str());
+  }
+  return rc;
 }

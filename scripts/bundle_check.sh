@@ -6,8 +6,9 @@
 # empty tmpfs over the checkout (the build tree with it). There, from the unpacked bundle, with
 # LibTorch from the torch venv (~/.cache/hydra/venv):
 #   - a copy of the executable without the bundle's lib/ must fail to start (the hiding works);
-#   - HYDRA_TORCH_DIR route: hydra info, a 1-update hydra train, a 1-seed hydra eval of its checkpoint;
-#   - python route (the venv's python3 first on PATH): hydra info, hydra train, hydra eval;
+#   - HYDRA_TORCH_DIR route: hydra info (which must name that route and load no LibTorch), hydra
+#     info --torch, a 1-update hydra train, a 1-seed hydra eval of its checkpoint;
+#   - python route (the venv's python3 first on PATH): the same;
 #   - a HYDRA_TORCH_DIR that holds no LibTorch, and one of another version: one error line, status 1.
 # Takes about 2 minutes on a 2-core machine (two short CPU trainings). Exit 0 when all pass.
 set -euo pipefail
@@ -60,8 +61,8 @@ unshare -m --propagation private bash -euo pipefail -c '
   unset LD_LIBRARY_PATH HYDRA_TORCH_DIR
 
   # The hiding works: without the bundled libraries the executable cannot start.
-  mkdir -p nolib/bin && cp "$BUNDLE/bin/hydra" nolib/bin/
-  if HYDRA_TORCH_DIR=$TORCH_PKG LD_LIBRARY_PATH=$TORCH_PKG/lib nolib/bin/hydra --version > nolib.out 2>&1; then
+  mkdir -p nolib && cp "$BUNDLE/hydra" nolib/
+  if nolib/hydra --version > nolib.out 2>&1; then
     fail "hydra started without the bundled libraries: the system copies are not hidden"
   fi
   say "without lib/: $(head -1 nolib.out)"
@@ -69,10 +70,13 @@ unshare -m --propagation private bash -euo pipefail -c '
 
   hydra=$BUNDLE/hydra
   cfg=$BUNDLE/configs/quickstart.json
-  run_route() {  # $1: name of the route
+  run_route() {  # $1: name of the route, $2: the libtorch_from hydra info must name
     say "$1: $("$hydra" --version)"
     "$hydra" info > "info-$1.txt" || fail "$1: hydra info"
-    grep -E "^(libtorch|cuda_available) " "info-$1.txt" | sed "s/^/[bundle] $1: /"
+    grep -q "^libtorch_from *$2\$" "info-$1.txt" || { cat "info-$1.txt"; fail "$1: LibTorch not from $2"; }
+    grep -q "^libtorch_loaded *false\$" "info-$1.txt" || { cat "info-$1.txt"; fail "$1: hydra info loaded LibTorch"; }
+    "$hydra" info --torch > "info-torch-$1.txt" || fail "$1: hydra info --torch"
+    grep -E "^(libtorch|libtorch_dir|libtorch_from|cuda_available) " "info-torch-$1.txt" | sed "s/^/[bundle] $1: /"
     "$hydra" train --config "$cfg" --max-updates 1 --device cpu --seed 1 --run-dir "run-$1" --set selfplay.games=2 \
       --set train.tensorboard=false > "train-$1.txt" 2>&1 || { cat "train-$1.txt"; fail "$1: hydra train"; }
     ckpt=$(sed -n "s/.*, checkpoint \(.*\)$/\1/p" "train-$1.txt")
@@ -83,8 +87,8 @@ unshare -m --propagation private bash -euo pipefail -c '
     grep -q "\"games\": 4" "eval-$1.json" || { cat "eval-$1.json"; fail "$1: hydra eval did not play 4 games"; }
     say "$1: eval of $ckpt against bot:greedy: 4 games"
   }
-  HYDRA_TORCH_DIR=$TORCH_PKG run_route env
-  PATH=$VENV_BIN:$PATH run_route python
+  HYDRA_TORCH_DIR=$TORCH_PKG run_route env "HYDRA_TORCH_DIR"
+  PATH=$VENV_BIN:$PATH run_route python "python3 on PATH"
 
   # A missing or different LibTorch: one error line and status 1.
   expect_error() {  # $1: what, then the command
@@ -94,9 +98,9 @@ unshare -m --propagation private bash -euo pipefail -c '
     [ "$(wc -l < err.txt)" -eq 1 ] || { cat err.txt; fail "$what: expected one error line"; }
     say "$what: $(cat err.txt)"
   }
-  expect_error "no LibTorch" env HYDRA_TORCH_DIR=$WORK/nowhere "$hydra" info
-  mkdir -p fake/lib && cp "$TORCH_PKG/lib/libc10.so" fake/lib/libtorch_cpu.so
+  expect_error "no LibTorch" env HYDRA_TORCH_DIR=$WORK/nowhere "$hydra" train --config "$cfg" --max-updates 1
+  mkdir -p fake/lib && : > fake/lib/libtorch_cpu.so
   printf "__version__ = '"'"'2.0.1+cpu'"'"'\n" > fake/version.py
-  expect_error "other LibTorch" env HYDRA_TORCH_DIR=$WORK/fake "$hydra" info
+  expect_error "other LibTorch" env HYDRA_TORCH_DIR=$WORK/fake "$hydra" info --torch
   say "all checks passed"
 '

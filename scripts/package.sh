@@ -2,7 +2,7 @@
 # Packs a relocatable hydra for machines without Debian's libraries (docs/BUILDING.md "Bundle").
 #   scripts/package.sh --out DIR [--build-dir BUILD]
 # Builds (scripts/build.sh) unless --build-dir names an existing build, then writes
-# DIR/hydra-VERSION-linux-x86_64.tar.gz: the hydra executable, its LibTorch module and every
+# DIR/hydra-VERSION-linux-x86_64.tar.gz: the hydra and hydra-torch executables and every
 # shared library they need from the system, found through $ORIGIN run paths; glibc, the C++
 # runtime (libstdc++, libgcc_s) and LibTorch/CUDA stay outside (LibTorch is found at run time:
 # HYDRA_TORCH_DIR, else the torch package of python3, else the build's own). Prints the archive.
@@ -33,9 +33,12 @@ trap 'rm -rf "$stage"' EXIT
 root=$stage/$name
 mkdir -p "$root/lib"
 
-# The programs of the bundle: the executable and, where the build has one, the LibTorch module.
-programs=("$build_dir/apps/hydra")
-[ -f "$build_dir/apps/libhydra_torch.so" ] && programs+=("$build_dir/apps/libhydra_torch.so")
+# The programs of the bundle: hydra (no LibTorch) and hydra-torch, which hydra runs for the
+# commands that need LibTorch (docs/ARCHITECTURE.md "LibTorch on demand").
+programs=("$build_dir/apps/hydra" "$build_dir/apps/hydra-torch")
+for prog in "${programs[@]}"; do
+  [ -x "$prog" ] || { echo "package.sh: $prog: not built" >&2; exit 1; }
+done
 
 # A library is bundled when it resolves to a system folder and is not part of glibc or the C++
 # runtime, which every Linux has (and must match the kernel and the loader). Anything else -
@@ -63,24 +66,14 @@ for lib in "${!bundled[@]}"; do
   # Their own dependencies (spdlog -> fmt, ...) are bundled too: look beside themselves first.
   patchelf --set-rpath '$ORIGIN' "$root/lib/$lib"
 done
-# The executable links LibTorch, so the loader must find it before main(): bin/hydra is started
-# by the launcher scripts/hydra_launcher.sh (as `hydra`), which resolves the LibTorch folder.
-mkdir -p "$root/bin"
 for prog in "${programs[@]}"; do
-  cp "$prog" "$root/bin/"
-  chmod u+w "$root/bin/$(basename "$prog")"
-  # The build's run path (the torch venv of this machine) must not leak into the bundle.
-  patchelf --set-rpath '$ORIGIN/../lib' "$root/bin/$(basename "$prog")"
-  strip --strip-unneeded "$root/bin/$(basename "$prog")"
+  cp "$prog" "$root/"
+  chmod u+w "$root/$(basename "$prog")"
+  # The build's run path (the torch venv of this machine) must not leak into the bundle: hydra
+  # puts the chosen LibTorch on hydra-torch's library path.
+  patchelf --set-rpath '$ORIGIN/lib' "$root/$(basename "$prog")"
+  strip --strip-unneeded "$root/$(basename "$prog")"
 done
-install -m 755 "$HYDRA_ROOT/scripts/hydra_launcher.sh" "$root/hydra"
-# What the launcher checks a LibTorch folder against: the version this build compiled with
-# (the torch package beside the build's Torch CMake config).
-torch_cmake=$(sed -n 's/^Torch_DIR:PATH=//p' "$build_dir/CMakeCache.txt")
-torch_pkg=$(cd "$torch_cmake/../../.." && pwd)
-sed -n "s/^__version__ = '\(.*\)'.*/\1/p" "$torch_pkg/version.py" > "$root/lib/TORCH_VERSION"
-echo "$torch_pkg" > "$root/lib/TORCH_BUILD_DIR"
-[ -s "$root/lib/TORCH_VERSION" ] || { echo "package.sh: no torch version in $torch_pkg/version.py" >&2; exit 1; }
 cp "$HYDRA_ROOT/README.md" "$root/"
 mkdir -p "$root/configs"
 cp "$HYDRA_ROOT"/configs/*.json "$root/configs/"

@@ -232,7 +232,7 @@ TEST(ModelAgent, GreedyArgmaxFollowsABiasedPolicyHead) {
 TEST(ModelAgent, EvalOfACheckpointIsReproducible) {
   TempDir dir;
   const fs::path ckpt = write_checkpoint(dir.path, tiny_model(), 11);
-  ModelAgents agents("cpu", rules());
+  ModelAgents agents("cpu", rules(), {}, checkpoint_policy);
   EvalOptions o;
   o.challenger = ckpt.string();
   o.champion = "bot:random";
@@ -245,7 +245,7 @@ TEST(ModelAgent, EvalOfACheckpointIsReproducible) {
   const std::string report = report_json(o, first).dump();
   EXPECT_EQ(report_json(o, run_eval(o)).dump(), report);
   // A fresh factory (the checkpoint loaded again) gives the same report too.
-  ModelAgents again("cpu", rules());
+  ModelAgents again("cpu", rules(), {}, checkpoint_policy);
   o.make_agent = again.factory();
   EXPECT_EQ(report_json(o, run_eval(o)).dump(), report);
 }
@@ -275,7 +275,7 @@ TEST(ModelAgent, LockstepEvalEqualsOneAtATime) {
 }
 
 TEST(ModelAgents, NamesResolveToBotsOrCheckpoints) {
-  ModelAgents agents("cpu", rules());
+  ModelAgents agents("cpu", rules(), {}, checkpoint_policy);
   EXPECT_EQ(agents.make("bot:greedy")->name(), "greedy");
   EXPECT_FALSE(agents.any_model());
   try {

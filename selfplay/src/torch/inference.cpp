@@ -140,6 +140,10 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
   return std::make_shared<InferenceModel>(*net, device, data.step);
 }
 
+std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device) {
+  return load_policy(path, resolve_device(device));
+}
+
 GrpRewardModel::GrpRewardModel(const std::filesystem::path& path) {
   model::LoadOptions options;
   options.restore_rng = false;

@@ -67,6 +67,9 @@ torch::Device resolve_device(const std::string& name);
 // step). Errors name the file.
 std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device);
 
+// load_policy on resolve_device(device): the PolicyLoader (model_agent.hpp) of checkpoint agents.
+std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device);
+
 // GRP rewards (model::kyoku_rewards) from a checkpoint of kind "grp", on the CPU.
 class GrpRewardModel final : public KyokuRewardModel {
  public:

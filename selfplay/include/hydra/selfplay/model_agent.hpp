@@ -12,10 +12,12 @@
 // games through prepare()/finish() (BatchedAgent, arena.hpp). Agents of one checkpoint share its
 // policy, whose evaluate() is safe from several threads.
 //
-// This header is torch-free; the ModelAgents factory loads checkpoints (inference.hpp) in the
-// torch library.
+// This header and ModelAgents are torch-free: checkpoints are loaded by the PolicyLoader the
+// factory is given (checkpoint_policy of inference.hpp in the torch library), so `hydra` names
+// agents and plays built-in bots without LibTorch (docs/ARCHITECTURE.md "LibTorch on demand").
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -75,16 +77,24 @@ class ModelAgent final : public BatchedAgent {
 // action whose cumulative probability first exceeds u * total (u in [0, 1)).
 game::Action pick_action(const float* probs, const game::ActionMask& mask, std::optional<double> u);
 
+// Loads a checkpoint as a policy on a device ("cpu", "cuda", "auto"); the torch library's
+// checkpoint_policy (inference.hpp) is the real one.
+using PolicyLoader = std::function<std::shared_ptr<BatchPolicy>(const std::string& path, const std::string& device)>;
+
 // Agents by name for eval, bot and selfplay: "bot:..." names are make_bot's; any other name is a
-// checkpoint path, loaded once on `device` ("cpu", "cuda", "auto") and shared by every agent made
-// from it. Thread-safe.
+// checkpoint path, loaded once with `loader` on `device` and shared by every agent made from it.
+// Thread-safe.
 class ModelAgents {
  public:
-  ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options = {});
+  ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options, PolicyLoader loader);
   std::unique_ptr<game::Agent> make(const std::string& name);
   // An AgentFactory (arena.hpp) calling make() on this object, which must outlive it.
   AgentFactory factory();
   bool any_model() const;  // whether make() has loaded a checkpoint
+
+  // Whether `name` is a checkpoint (not a built-in bot), checked without loading anything: a
+  // name that is neither a bot name nor an existing file is an Error, as make() would throw.
+  static bool is_checkpoint(const std::string& name);
 
  private:
   std::shared_ptr<BatchPolicy> policy(const std::string& path);
@@ -92,6 +102,7 @@ class ModelAgents {
   std::string device_;
   const game::TableRules* rules_;
   ModelAgentOptions options_;
+  PolicyLoader loader_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<BatchPolicy>> loaded_;
 };

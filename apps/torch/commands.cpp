@@ -1,0 +1,145 @@
+// torch_side.hpp in hydra-torch: the commands and pieces that need LibTorch.
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "../torch_side.hpp"
+#include "hydra/common/config_io.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/stop.hpp"
+#include "hydra/model/runtime.hpp"
+#include "hydra/model/summary.hpp"
+#include "hydra/ppo/trainer.hpp"
+#include "hydra/pretrain/run.hpp"
+#include "hydra/selfplay/inference.hpp"
+
+namespace hydra::apps::torch_side {
+
+bool linked() { return true; }
+void require() {}
+
+void train(const TrainFlags& f) {
+  config::Config cfg = f.run.load();
+  StopSignal stop;
+  ppo::TrainOptions opt;
+  opt.resume = f.run.resume;
+  opt.run_dir = f.run.run_dir;
+  opt.stop = &stop;
+  opt.write_game_logs = f.game_logs;
+  ppo::Trainer trainer(std::move(cfg), std::move(opt));
+  const ppo::TrainResult r = trainer.run();
+  std::cout << "train: " << r.run_dir.string() << ": update " << r.step << " of "
+            << trainer.config().train.max_updates << " (" << r.stop_reason << ")";
+  if (!r.last_checkpoint.empty()) std::cout << ", checkpoint " << r.last_checkpoint.string();
+  std::cout << "\n";
+  if (r.stop_reason == "signal")
+    std::cout << "train: stopped by a signal; continue with: hydra train --config ... --resume\n";
+}
+
+namespace {
+
+void print_summary(const char* what, const pretrain::RunSummary& s, bool json) {
+  if (json) {
+    std::cout << json::dump(s.report, 2) << "\n";
+    return;
+  }
+  std::cout << what << ": step " << s.steps << (s.stopped ? " (stopped)" : "") << ", checkpoint "
+            << s.checkpoint.string() << "\n";
+  if (s.stopped) std::cout << what << ": continue with the same flags and --resume\n";
+}
+
+}  // namespace
+
+void pretrain(const PretrainFlags& f) {
+  if (f.eval_only) {
+    if (f.model.empty()) throw Error("pretrain --eval-only needs --model CKPT");
+    if (f.data.empty()) throw Error("pretrain --eval-only needs --data DIR");
+    pretrain::EvalOptions o;
+    o.model = f.model;
+    o.data = f.data;
+    o.max_samples = f.max_samples;
+    o.batch = f.batch;
+    o.device = f.run.device.empty() ? "auto" : f.run.device;
+    o.greedy = !f.no_greedy;
+    const auto report = pretrain::eval_pretrain(o);
+    if (f.json) std::cout << json::dump(report, 2) << "\n";
+    return;
+  }
+  config::Config cfg = f.run.load();
+  if (!f.data.empty()) cfg.pretrain.data = f.data;
+  if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;
+  pretrain::RunOptions o;
+  o.resume = f.run.resume;
+  print_summary("pretrain", pretrain::run_pretrain(cfg, o), f.json);
+}
+
+void grp(const GrpFlags& f) {
+  config::Config cfg = f.run.load();
+  if (!f.data.empty()) cfg.pretrain.data = f.data;
+  if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;
+  pretrain::RunOptions o;
+  o.resume = f.run.resume;
+  const auto s = pretrain::run_grp(cfg, o);
+  if (f.json) {
+    std::cout << json::dump(s.report, 2) << "\n";
+    return;
+  }
+  std::cout << "grp: step " << s.steps << (s.stopped ? " (stopped)" : "") << ", checkpoint " << s.checkpoint.string() << "\n";
+}
+
+void export_weights(const std::string& checkpoint, const std::string& out) {
+  const auto r = model::export_weights(checkpoint, out);
+  std::cout << "exported " << r.kind << " step " << r.step << " from " << r.source.string() << ": " << r.tensors
+            << " tensors, " << r.parameters << " parameters -> " << out << "\n";
+}
+
+void info_model(const std::string& config_file, bool json) {
+  const auto config = config::load(config_file);
+  const auto s = model::summarize(config.model);
+  nlohmann::ordered_json j;
+  j["config"] = config_file;
+  j["blocks"] = config.model.blocks;
+  j["channels"] = config.model.channels;
+  for (const auto& c : s.components) j["components"][c.name] = c.parameters;
+  j["per_block"] = s.per_block;
+  j["total"] = s.total;
+  j["grp_model"] = s.grp_model;
+  if (json) {
+    std::cout << json::dump(j, 2) << "\n";
+    return;
+  }
+  std::cout << "SE-ResNet " << config.model.blocks << " blocks x " << config.model.channels << " channels ("
+            << config_file << ")\n";
+  for (const auto& c : s.components)
+    std::cout << "  " << c.name << std::string(14 - std::min<std::size_t>(13, c.name.size()), ' ') << c.parameters
+              << (c.name == "blocks" ? " (" + std::to_string(s.per_block) + " per block)" : "") << "\n";
+  std::cout << "  total         " << s.total << "\n";
+  std::cout << "GRP model (GRU " << config.model.grp_rnn_layers << " x " << config.model.grp_rnn_hidden << ")  "
+            << s.grp_model << "\n";
+}
+
+void runtime_info(nlohmann::ordered_json& j) {
+  const auto rt = model::runtime_info();
+  j["libtorch"] = rt.torch_version;
+  j["libtorch_cuda_build"] = rt.cuda_build;
+  j["libtorch_cudnn_build"] = rt.cudnn_build;
+  j["cuda_available"] = rt.cuda_available;
+  j["cuda_devices"] = rt.cuda_devices;
+  j["cudnn_available"] = rt.cudnn_available;
+  j["torch_cpu_threads"] = rt.intraop_threads;
+}
+
+selfplay::PolicyLoader policy_loader(bool single_thread) {
+  // Games run in parallel, each model decision is one small forward pass: torch's own intra-op
+  // threads would only compete with the game threads.
+  if (single_thread) at::set_num_threads(1);
+  return selfplay::checkpoint_policy;
+}
+
+}  // namespace hydra::apps::torch_side

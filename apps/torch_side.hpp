@@ -1,0 +1,72 @@
+#pragma once
+
+// The LibTorch half of the hydra commands (docs/ARCHITECTURE.md "LibTorch on demand").
+//
+// Two executables are linked from the same command sources: `hydra`, which users run, links no
+// LibTorch, and `hydra-torch` beside it links everything. Each function here has two
+// definitions: the real one in apps/torch/ (linked into hydra-torch) and, in hydra, one that
+// re-executes hydra-torch with the same arguments and LibTorch on its library path
+// (apps/torch_exec.cpp, torch_locate.hpp). So a command that needs the network costs LibTorch's
+// start, and every other command starts without it; all flags stay registered in both, so
+// `--help` and flag errors need no LibTorch.
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+
+namespace hydra::apps {
+
+struct TrainFlags {
+  RunFlags run;
+  bool game_logs = false;
+};
+
+struct PretrainFlags {
+  RunFlags run;
+  std::vector<std::string> data;
+  bool eval_only = false;
+  std::string model;
+  bool json = false;
+  std::int64_t max_samples = 0;
+  int batch = 256;
+  bool no_greedy = false;
+};
+
+struct GrpFlags {
+  RunFlags run;
+  std::vector<std::string> data;
+  bool json = false;
+};
+
+namespace torch_side {
+
+// Whether this executable holds the LibTorch half (hydra-torch).
+bool linked();
+// Makes sure LibTorch is there: a no-op in hydra-torch; in hydra, re-executes hydra-torch with
+// this process's arguments (does not return; a LibTorch that cannot be found or does not match
+// is a hydra::Error, one line).
+void require();
+
+void train(const TrainFlags& f);
+void pretrain(const PretrainFlags& f);
+void grp(const GrpFlags& f);
+void export_weights(const std::string& checkpoint, const std::string& out);
+// hydra info --model CONFIG.
+void info_model(const std::string& config_file, bool json);
+// The keys hydra info adds from the loaded LibTorch (CUDA and cuDNN availability, devices).
+void runtime_info(nlohmann::ordered_json& j);
+// The loader of checkpoint agents; `single_thread` first limits torch's intra-op threads to one
+// (callers that run many games in parallel, one small forward pass per decision).
+selfplay::PolicyLoader policy_loader(bool single_thread);
+
+}  // namespace torch_side
+
+// Saves main()'s arguments for torch_side::require().
+void set_command_line(int argc, char** argv);
+
+}  // namespace hydra::apps

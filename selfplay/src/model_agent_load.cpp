@@ -1,0 +1,54 @@
+// ModelAgents (model_agent.hpp): names to agents, checkpoints loaded once (by the loader it was
+// given) and shared. Torch-free.
+
+#include <filesystem>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+
+namespace hydra::selfplay {
+
+ModelAgents::ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options,
+                         PolicyLoader loader)
+    : device_(std::move(device)), rules_(&rules), options_(options), loader_(std::move(loader)) {}
+
+bool ModelAgents::is_checkpoint(const std::string& name) {
+  if (is_bot_name(name)) return false;
+  if (!std::filesystem::is_regular_file(name))
+    throw Error("'" + name + "': not a built-in agent (" + [] {
+      std::string names;
+      for (const std::string& n : bot_names()) names += (names.empty() ? "" : ", ") + n;
+      return names;
+    }() + ") and no checkpoint file of that name");
+  return true;
+}
+
+std::shared_ptr<BatchPolicy> ModelAgents::policy(const std::string& path) {
+  const std::scoped_lock lock(mu_);
+  auto it = loaded_.find(path);
+  if (it != loaded_.end()) return it->second;
+  (void)is_checkpoint(path);
+  HYDRA_CHECK(loader_ != nullptr, "ModelAgents: a checkpoint agent without a policy loader");
+  std::shared_ptr<BatchPolicy> p = loader_(path, device_);
+  log::info("agent: checkpoint {} (step {}) on {}", path, p->version(), device_);
+  loaded_.emplace(path, p);
+  return p;
+}
+
+std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
+  if (is_bot_name(name)) return make_bot(name);
+  return std::make_unique<ModelAgent>(policy(name), *rules_, name, options_);
+}
+
+AgentFactory ModelAgents::factory() {
+  return [this](const std::string& name) { return make(name); };
+}
+
+bool ModelAgents::any_model() const {
+  const std::scoped_lock lock(mu_);
+  return !loaded_.empty();
+}
+
+}  // namespace hydra::selfplay

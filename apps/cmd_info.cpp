@@ -55,17 +55,18 @@ void register_info(CLI::App& app) {
     j["compiler"] = build::compiler();
     j["sanitizers"] = build::sanitizers();
     j["libtorch_build"] = build_torch_version();
-    try {
-      const TorchLocation t = locate_torch();
-      j["libtorch"] = t.version;
-      j["libtorch_cuda_build"] = t.cuda.empty() ? "none" : t.cuda;
-      j["libtorch_dir"] = t.dir.string();
-      j["libtorch_from"] = t.from;
-    } catch (const Error& e) {
-      j["libtorch"] = std::string("unusable: ") + e.what();
-    }
     j["libtorch_loaded"] = torch_side::linked();
-    if (torch_side::linked()) {
+    if (!torch_side::linked()) {
+      try {
+        const TorchLocation t = locate_torch();
+        j["libtorch"] = t.version;
+        j["libtorch_cuda_build"] = t.cuda.empty() ? "none" : t.cuda;
+        j["libtorch_dir"] = t.dir.string();
+        j["libtorch_from"] = t.from;
+      } catch (const Error& e) {
+        j["libtorch"] = std::string("unusable: ") + e.what();
+      }
+    } else {
       // What this process actually runs with, whatever the lookup above would choose now.
       torch_side::runtime_info(j);
       j["libtorch_dir"] = std::filesystem::path(mapped_libtorch()).parent_path().parent_path().string();

@@ -19,6 +19,8 @@ without "$hydra" --version
 without "$hydra" info
 without "$hydra" config show
 without "$hydra" hand 123m456p789s1122z --win 2z --tsumo
+without "$hydra" bench engine --seconds 0.01
+without "$hydra" bench encoder --seconds 0.01
 without "$hydra" selfplay --agents bot:greedy,bot:random,bot:tsumogiri,bot:greedy --games 1 --seed 1 --out "$dir/sp"
 without "$hydra" eval --challenger bot:greedy --champion bot:random --seeds 1 --seed 1 --threads 1
 echo '{"type":"start_game","id":0,"names":["a","b","c","d"]}' > "$dir/in"

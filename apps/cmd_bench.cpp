@@ -115,7 +115,7 @@ void bench_hand(const std::string& data_flag, double seconds, bool json) {
 }  // namespace
 
 void register_bench(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "Measure throughput on one core");
+  auto* bench = app.add_subcommand("bench", "Measure throughput: on one core (hand, engine, encoder) or on a device (model, learner, selfplay)");
   bench->require_subcommand(1);
   auto* hand = bench->add_subcommand("hand", "Shanten hands/s (ara_p normal set) and full agari scorings/s (5,000 majiang cases)");
   struct Opts {
@@ -128,7 +128,8 @@ void register_bench(CLI::App& app) {
   hand->add_option("--seconds", o->seconds, "CPU seconds per measurement")->check(number_in(0.01, 600.0))->capture_default_str();
   hand->add_flag("--json", o->json, "machine-readable output");
   hand->callback([o] { bench_hand(o->data, o->seconds, o->json); });
-  register_bench_play(*bench);  // engine, encoder (bench_play.cpp)
+  register_bench_play(*bench);   // engine, encoder (bench_play.cpp)
+  register_bench_model(*bench);  // model, learner, selfplay on a device (bench_model.cpp)
 }
 
 }  // namespace hydra::apps

@@ -59,6 +59,7 @@ int run(int argc, char** argv) {
   hydra::apps::register_selfplay(app);
   hydra::apps::register_hand(app);
   hydra::apps::register_bench(app);
+  hydra::apps::register_check(app);
   hydra::apps::register_export(app);
   hydra::apps::register_eval(app);
   hydra::apps::register_bot(app);

@@ -45,6 +45,10 @@ void grp(const GrpFlags&) { require(); }
 void export_weights(const std::string&, const std::string&) { require(); }
 void info_model(const std::string&, bool) { require(); }
 void runtime_info(nlohmann::ordered_json&) { require(); }
+void check(const CheckFlags&) { require(); }
+void bench_model(const BenchModelFlags&) { require(); }
+void bench_learner(const BenchLearnerFlags&) { require(); }
+void bench_selfplay(const BenchSelfplayFlags&) { require(); }
 selfplay::PolicyLoader policy_loader(bool) {
   // Commands decide before they start (ModelAgents::is_checkpoint) and call require() first.
   return [](const std::string& path, const std::string&) -> std::shared_ptr<selfplay::BatchPolicy> {

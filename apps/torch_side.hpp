@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "model_flags.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 
 namespace hydra::apps {
@@ -43,6 +44,31 @@ struct GrpFlags {
   bool json = false;
 };
 
+// hydra check (cmd_check.cpp; docs/GPU.md).
+struct CheckFlags {
+  ModelFlags model;
+  std::string checkpoint;  // --model: a hydra_net checkpoint's network instead of the config's
+  std::string data;        // --data: logs for the positions
+  int positions = 128;
+};
+
+// hydra bench model | learner | selfplay (bench_model.cpp; docs/GPU.md).
+struct BenchModelFlags {
+  ModelFlags model;
+  std::vector<int> batch_sizes;  // empty: 1,16,64,256,1024 on CUDA, up to 256 on the CPU
+  double seconds = 1.0;          // per batch size
+};
+struct BenchLearnerFlags {
+  ModelFlags model;
+  std::int64_t samples = 0;  // rollout size; 0: two minibatches, at most ppo.rollout_samples
+  double seconds = 5.0;
+  double peak_tflops = 0;    // 0: the known peak of the device, if any
+};
+struct BenchSelfplayFlags {
+  ModelFlags model;
+  double seconds = 10.0;
+};
+
 namespace torch_side {
 
 // Whether this executable holds the LibTorch half (hydra-torch).
@@ -63,6 +89,12 @@ void runtime_info(nlohmann::ordered_json& j);
 // The loader of checkpoint agents; `single_thread` first limits torch's intra-op threads to one
 // (callers that run many games in parallel, one small forward pass per decision).
 selfplay::PolicyLoader policy_loader(bool single_thread);
+
+// Throws hydra::Error naming the failed checks after printing every result.
+void check(const CheckFlags& f);
+void bench_model(const BenchModelFlags& f);
+void bench_learner(const BenchLearnerFlags& f);
+void bench_selfplay(const BenchSelfplayFlags& f);
 
 }  // namespace torch_side
 

@@ -128,11 +128,8 @@ double Learner::kl_anchor_coef(std::int64_t u) const {
   return linear(cfg_.ppo.kl_anchor_start, cfg_.ppo.kl_anchor_end, u, schedule_.total);
 }
 
-UpdateStats Learner::update(const selfplay::Rollout& rollout) {
-  const auto start = std::chrono::steady_clock::now();
+RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats) {
   const auto& ppo = cfg_.ppo;
-  UpdateStats stats;
-  stats.update = updates_;
   auto host = rollout_tensors(rollout);
   const std::int64_t n = host.size();
   HYDRA_CHECK(n > 0, "ppo update on an empty rollout");
@@ -143,7 +140,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   // Rewards -> (normalised) -> GAE, on the host in double.
   std::vector<float> reward(rollout.reward.begin(), rollout.reward.end());
   if (ppo.reward_norm) {
-    reward_norm_.observe(reward, rollout.done);
+    if (observe) reward_norm_.observe(reward, rollout.done);
     reward_norm_.normalize(reward);
     stats.reward_std = reward_norm_.stddev();
   }
@@ -159,19 +156,36 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   }
   host.advantage = torch::from_blob(advantage.data(), {n}, torch::kFloat).clone();
   host.returns = torch::from_blob(returns.data(), {n}, torch::kFloat).clone();
-  const auto data = host.to(device_);
+  return host.to(device_);
+}
+
+LossSettings Learner::settings_for(std::int64_t u) const {
+  auto settings = LossSettings::from_config(cfg_);
+  settings.entropy_coef = entropy_coef(u);
+  settings.kl_anchor_coef = has_anchor() ? kl_anchor_coef(u) : 0.0;
+  settings.value_only = u < value_warmup_updates();
+  return settings;
+}
+
+UpdateStats Learner::update(const selfplay::Rollout& rollout) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& ppo = cfg_.ppo;
+  UpdateStats stats;
+  stats.update = updates_;
+  const auto data = prepare(rollout, /*observe=*/true, stats);
+  const std::int64_t n = stats.samples;
+  const auto un = static_cast<std::size_t>(n);
 
   stats.lr = schedule_.lr(updates_);
   model::set_lr(*optimizer_, stats.lr);
-  auto settings = LossSettings::from_config(cfg_);
-  settings.entropy_coef = stats.entropy_coef = entropy_coef(updates_);
-  settings.kl_anchor_coef = stats.kl_anchor_coef = has_anchor() ? kl_anchor_coef(updates_) : 0.0;
+  auto settings = settings_for(updates_);
+  stats.entropy_coef = settings.entropy_coef;
+  stats.kl_anchor_coef = settings.kl_anchor_coef;
   const bool autocast = model::autocast_enabled(cfg_.model, device_.type());
   const auto params = net_->parameters();
   // Value warm-up: only the value head has requires_grad, so the trunk and the policy (what
   // the actors play) stay exactly as loaded while V learns the scale of PPO's returns.
-  stats.value_warmup = updates_ < value_warmup_updates();
-  settings.value_only = stats.value_warmup;
+  stats.value_warmup = settings.value_only;
   std::vector<torch::Tensor> frozen;
   if (stats.value_warmup) {
     const auto value_params = net_->value->parameters();
@@ -288,6 +302,35 @@ torch::Tensor Learner::log_probs(const selfplay::Rollout& rollout) {
   }
   if (parts.empty()) return torch::zeros({0});
   return torch::cat(parts).cpu();
+}
+
+double Learner::loss(const selfplay::Rollout& rollout, std::int64_t coef_update) {
+  torch::NoGradGuard no_grad;
+  UpdateStats unused;
+  const auto data = prepare(rollout, /*observe=*/false, unused);
+  const std::int64_t n = data.size();
+  const auto settings = settings_for(coef_update);
+  const bool autocast = model::autocast_enabled(cfg_.model, device_.type());
+  // The same minibatch sizes as update() (equal within one), in rollout order.
+  const std::int64_t batches = std::max<std::int64_t>(1, n / cfg_.ppo.minibatch);
+  double sum = 0;
+  for (std::int64_t k = 0; k < batches; ++k) {
+    const auto idx = torch::arange(k * n / batches, (k + 1) * n / batches,
+                                   torch::TensorOptions().dtype(torch::kLong).device(device_));
+    const auto b = data.select(idx);
+    LossInput in;
+    in.out = forward(*net_, b, device_.type(), autocast);
+    in.legal = b.legal;
+    in.action = b.action;
+    in.old_logp = b.logp;
+    in.advantage = b.advantage;
+    in.returns = b.returns;
+    in.tenpai = b.tenpai;
+    in.danger = b.danger;
+    if (has_anchor() && !settings.value_only) in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
+    sum += ppo_loss(in, settings).total.item<double>();
+  }
+  return sum / static_cast<double>(batches);
 }
 
 void Learner::save_state(model::CheckpointData& out) const {

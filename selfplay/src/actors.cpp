@@ -200,6 +200,7 @@ nlohmann::ordered_json ActorStats::to_json() const {
   j["engine_seconds"] = engine_seconds;
   j["encode_seconds"] = encode_seconds;
   j["inference_seconds"] = inference_seconds;
+  j["wait_seconds"] = wait_seconds;
   j["wall_seconds"] = wall_seconds;
   j["decisions_per_second"] = wall_seconds > 0 ? static_cast<double>(decisions) / wall_seconds : 0.0;
   j["all"] = kind_json(total());
@@ -332,8 +333,12 @@ void Actors::Impl::submit(int group) {
 }
 
 void Actors::Impl::wait(int group) {
+  // The time the CPU side sits idle because inference is behind: with wall_seconds, what
+  // `hydra bench selfplay` splits the time by (engine, encoding, inference, waiting).
+  const auto t0 = Clock::now();
   std::unique_lock lock(mu);
   cv.wait(lock, [&] { return !busy[static_cast<std::size_t>(group)]; });
+  stats.wait_seconds += since(t0);
   if (error) {
     auto e = error;
     error = nullptr;

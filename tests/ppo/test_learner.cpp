@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -129,6 +131,28 @@ TEST(Learner, FirstEpochRatioIsExactlyOne) {
   EXPECT_EQ(stats.approx_kl, 0.0);
   EXPECT_EQ(stats.clip_fraction, 0.0);
   EXPECT_EQ(learner.updates(), 1);
+}
+
+// loss() is the objective update() steps on: with one minibatch and one epoch, the terms the
+// update reports for its only step (taken before it) add up to loss() before the update, and
+// the same objective is lower afterwards. Reward normalisation is off: update() would observe
+// the rewards first and so normalise them differently from a loss() before it.
+TEST(Learner, LossIsTheObjectiveTheUpdateLowers) {
+  auto cfg = small_config();
+  cfg.ppo.epochs = 1;
+  cfg.ppo.minibatch = 48;
+  cfg.ppo.reward_norm = false;
+  cfg.ppo.entropy_target = 0;  // a plain bonus: total = policy + c_v V - c_e H + aux
+  Learner learner(cfg, torch::kCPU, MasterSeed{5});
+  const auto rollout = plain_rollout(learner, 48, 13);
+  const double before = learner.loss(rollout, 0);
+  const auto s = learner.update(rollout);
+  ASSERT_EQ(s.minibatches, 1);
+  const double total = s.policy_loss + cfg.ppo.value_coef * s.value_loss - s.entropy_coef * s.entropy +
+                       cfg.model.w_tenpai * cfg.ppo.aux_coef * s.tenpai_loss +
+                       cfg.model.w_danger * cfg.ppo.aux_coef * s.danger_loss;
+  EXPECT_NEAR(before, total, 1e-5 * std::max(1.0, std::abs(total)));
+  EXPECT_LT(learner.loss(rollout, 0), before);
 }
 
 // Mean probability of `action` over the rollout's observations under the learner's network.

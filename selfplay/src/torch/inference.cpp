@@ -57,11 +57,15 @@ void InferenceModel::publish(const model::HydraNetImpl& learner, std::int64_t ve
 }
 
 model::Outputs InferenceModel::forward(const torch::Tensor& obs, const torch::Tensor& context) {
+  return forward(obs, context, model::autocast_enabled(config_, device_.type()));
+}
+
+model::Outputs InferenceModel::forward(const torch::Tensor& obs, const torch::Tensor& context, bool autocast) {
   const auto snap = current();
   torch::InferenceMode guard;
   model::Outputs out;
   {
-    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(config_, device_.type()));
+    model::AutocastGuard guard_autocast(device_.type(), autocast);
     out = snap->net->forward(obs.to(device_), context.to(device_));
   }
   out = out.to_float();

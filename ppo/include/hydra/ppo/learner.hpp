@@ -16,6 +16,8 @@
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
+#include "hydra/ppo/batch.hpp"
+#include "hydra/ppo/loss.hpp"
 #include "hydra/ppo/reward_norm.hpp"
 #include "hydra/selfplay/rollout.hpp"
 
@@ -82,6 +84,13 @@ class Learner {
   // ppo.minibatch. For checks that actors and learner agree (first-epoch ratio 1).
   torch::Tensor log_probs(const selfplay::Rollout& rollout);
 
+  // The objective update() minimises, at the current weights and without stepping: the mean over
+  // consecutive minibatches of ppo.minibatch of the PPO loss total (rewards normalised by the
+  // running std without observing them, GAE, the entropy and KL-anchor coefficients of update
+  // index `coef_update`, autocast as in training). `hydra check` compares it before and after
+  // one update of the same rollout.
+  double loss(const selfplay::Rollout& rollout, std::int64_t coef_update);
+
   model::HydraNetImpl& net() { return *net_; }
   model::HydraNet net_holder() const { return net_; }
   torch::optim::Optimizer& optimizer() { return *optimizer_; }
@@ -104,6 +113,13 @@ class Learner {
   void restore_state(const model::CheckpointData& in);
 
  private:
+  // The rollout as tensors on the device with advantages and returns: rewards normalised by the
+  // running return std (observed first when `observe`), then GAE. Fills the reward and
+  // advantage monitoring fields of `stats` when given.
+  RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
+  // The loss settings of the config with the entropy and KL-anchor coefficients of update `u`.
+  LossSettings settings_for(std::int64_t u) const;
+
   config::Config cfg_;
   torch::Device device_;
   game::MasterSeed master_;

@@ -85,6 +85,7 @@ struct ActorStats {
   double engine_seconds = 0;     // stepping tables, bots, sampling (summed over worker threads)
   double encode_seconds = 0;     // encoding observations into the batches (summed over workers)
   double inference_seconds = 0;  // the inference thread inside evaluate()
+  double wait_seconds = 0;       // collect()'s thread blocked until a group's batch was evaluated
   double wall_seconds = 0;       // inside collect()
 
   KindStats total() const;  // all kinds together

@@ -42,6 +42,9 @@ class InferenceModel final : public BatchPolicy {
 
   // Every head of the network for a batch (host tensors, fp32): policy logits are raw (unmasked).
   model::Outputs forward(const torch::Tensor& obs, const torch::Tensor& context);
+  // The same with bf16 autocast on or off whatever the model config says (`hydra check` compares
+  // the two precisions of one snapshot).
+  model::Outputs forward(const torch::Tensor& obs, const torch::Tensor& context, bool autocast);
 
   torch::Device device() const { return device_; }
   const config::ModelConfig& model_config() const { return config_; }

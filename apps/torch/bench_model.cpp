@@ -1,0 +1,343 @@
+// torch_side::bench_model, bench_learner, bench_selfplay (torch_side.hpp), registered in
+// apps/bench_model.cpp.
+//
+// hydra bench model | learner | selfplay: how fast the network, the PPO update and self-play run
+// on a device, to size a machine. Each takes the run config (--config, --set) and --device.
+//   hydra bench model [--batch-sizes 1,16,64,256,1024] [--seconds S]
+//     forward samples/s per batch size through selfplay::InferenceModel::evaluate, the call the
+//     actors make (host batch in, one device copy each way, masked softmax on the host; bf16
+//     autocast as the config says).
+//   hydra bench learner [--samples N] [--seconds S] [--peak-tflops T]
+//     ppo::Learner::update on a fixed rollout of N real positions: rollout samples/s (the
+//     trainer's perf/learner_samples_per_s), trained samples/s (rollout x epochs), FLOPs per
+//     trained sample from the architecture (model/flops.hpp), the achieved TFLOP/s and its share
+//     of the device's bf16 peak (known for H100/H200/A100, else --peak-tflops).
+//   hydra bench selfplay [--seconds S]
+//     selfplay::Actors as `hydra train` builds them (the config's model, opponent mix, baseline
+//     and pool, the same games for the same seed), collects of ppo.rollout_samples until S
+//     seconds have passed: games per hour and where the time went (engine, encoding, inference,
+//     waiting for inference).
+// Short by default (seconds); --seconds lengthens. Times are wall clock: these measure the
+// device and the whole machine, not one core.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <oneapi/tbb/global_control.h>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/json.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/game/rules.hpp"
+#include "hydra/model/flops.hpp"
+#include "hydra/model/precision.hpp"
+#include "hydra/ppo/learner.hpp"
+#include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/inference.hpp"
+#include "../positions.hpp"
+#include "../torch_side.hpp"
+#include "device_run.hpp"
+
+namespace hydra::apps {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Positions the model and learner benches feed the network: real decisions, so the legal masks
+// and planes have their real sparsity (the arithmetic does not depend on it, the host side does).
+constexpr std::size_t kBenchPositions = 512;
+
+Json model_head(const config::Config& cfg, const torch::Device& device) {
+  return Json{{"device", device.str()},
+              {"device_name", model::device_name(device.str())},
+              {"blocks", cfg.model.blocks},
+              {"channels", cfg.model.channels},
+              {"bf16_autocast", model::autocast_enabled(cfg.model, device.type())},
+              {"forward_flops_per_sample", model::forward_flops(cfg.model).total()}};
+}
+
+void print_head(const Json& h) {
+  std::printf("device %s (%s), model %dx%d, %s, %.3g GFLOP per forward sample\n", h["device"].get<std::string>().c_str(),
+              h["device_name"].get<std::string>().c_str(), h["blocks"].get<int>(), h["channels"].get<int>(),
+              h["bf16_autocast"].get<bool>() ? "bf16 autocast" : "fp32", h["forward_flops_per_sample"].get<double>() * 1e-9);
+}
+
+
+// ---- model -------------------------------------------------------------------------------
+
+struct ModelRate {
+  int batch = 0;
+  std::int64_t passes = 0;
+  double seconds = 0;
+  double samples_per_s() const { return static_cast<double>(batch) * static_cast<double>(passes) / seconds; }
+};
+
+ModelRate time_batch(selfplay::InferenceModel& net, const data::SampleBatch& pos, int batch, double seconds) {
+  // A batch of `batch` rows cycling over the positions, laid out as the actors lay theirs out.
+  const auto ub = static_cast<std::size_t>(batch);
+  std::vector<float> obs(ub * encoder::kObsSize), ctx(ub * data::kSampleContext), probs(ub * data::kSampleActions), value(ub);
+  std::vector<std::uint64_t> legal(ub);
+  for (std::size_t i = 0; i < ub; ++i) {
+    const std::size_t j = i % pos.size();
+    std::copy_n(pos.obs.data() + j * encoder::kObsSize, encoder::kObsSize, obs.data() + i * encoder::kObsSize);
+    std::copy_n(pos.context.data() + j * data::kSampleContext, data::kSampleContext, ctx.data() + i * data::kSampleContext);
+    legal[i] = legal_bits(pos, j);
+  }
+  const selfplay::PolicyBatch in{obs.data(), ctx.data(), legal.data(), batch};
+  const selfplay::PolicyOutput out{probs.data(), value.data()};
+  net.evaluate(in, out);  // warm-up: allocator, kernel choice
+  ModelRate r{batch};
+  const auto t0 = Clock::now();
+  do {
+    net.evaluate(in, out);  // returns after the device->host copy: the work is done
+    ++r.passes;
+    r.seconds = since(t0);
+  } while (r.seconds < seconds);
+  return r;
+}
+
+
+void run_bench_model(const BenchModelFlags& f) {
+  const auto threads = limit_threads(f.model);
+  const config::Config cfg = f.model.load();
+  const torch::Device device = resolve_device(f.model);
+  std::vector<int> sizes = f.batch_sizes;
+  if (sizes.empty()) sizes = device.is_cuda() ? std::vector<int>{1, 16, 64, 256, 1024} : std::vector<int>{1, 16, 64, 256};
+  const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
+  model::HydraNet net(cfg.model);
+  net->init_weights(f.model.seed);
+  selfplay::InferenceModel inference(*net, device, 0);
+  const double flops = model::forward_flops(cfg.model).total();
+  std::vector<ModelRate> rates;
+  for (const int b : sizes) {
+    rates.push_back(time_batch(inference, positions.samples, b, f.seconds));
+    log::info("bench model: batch {}: {:.0f} samples/s", b, rates.back().samples_per_s());
+  }
+  Json head = model_head(cfg, device);
+  if (f.model.json) {
+    Json j{{"bench", "model"}};
+    j.update(head);
+    j["results"] = Json::array();
+    for (const auto& r : rates)
+      j["results"].push_back({{"batch", r.batch},
+                              {"passes", r.passes},
+                              {"seconds", r.seconds},
+                              {"samples_per_s", r.samples_per_s()},
+                              {"ms_per_pass", 1e3 * r.seconds / static_cast<double>(r.passes)},
+                              {"tflops", r.samples_per_s() * flops * 1e-12}});
+    std::cout << json::dump(j, 2) << "\n";
+    return;
+  }
+  print_head(head);
+  std::printf("%8s %14s %12s %10s\n", "batch", "samples/s", "ms/pass", "TFLOP/s");
+  for (const auto& r : rates)
+    std::printf("%8d %14.0f %12.3f %10.3f\n", r.batch, r.samples_per_s(), 1e3 * r.seconds / static_cast<double>(r.passes),
+                r.samples_per_s() * flops * 1e-12);
+  std::printf("forward passes through InferenceModel::evaluate (host batch in, probabilities out), wall clock\n");
+}
+
+// ---- learner ------------------------------------------------------------------------------
+
+// A rollout of `n` one-decision episodes cycling over real positions, old log-probabilities
+// from the learner's own network (as actors give them).
+selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, ppo::Learner& learner) {
+  selfplay::Rollout r;
+  const auto un = static_cast<std::size_t>(n);
+  r.obs.resize(un * encoder::kObsSize);
+  for (std::size_t i = 0; i < un; ++i) {
+    const std::size_t j = i % s.size();
+    selfplay::to_half(s.obs.data() + j * encoder::kObsSize, r.obs.data() + i * encoder::kObsSize, encoder::kObsSize);
+    r.context.insert(r.context.end(), s.context.begin() + static_cast<std::ptrdiff_t>(j * data::kSampleContext),
+                     s.context.begin() + static_cast<std::ptrdiff_t>((j + 1) * data::kSampleContext));
+    r.legal.push_back(legal_bits(s, j));
+    r.action.push_back(static_cast<std::int16_t>(s.action[j]));
+    r.value.push_back(0.0f);
+    r.reward.push_back(s.value[j]);
+    r.done.push_back(1);
+    r.version.push_back(0);
+    for (int o = 0; o < selfplay::kOpponents; ++o) r.opp_waits.push_back(o == static_cast<int>(i % 3) ? 0b1001U : 0U);
+  }
+  r.logp.assign(un, 0.0f);
+  const auto logp = learner.log_probs(r);
+  r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
+  return r;
+}
+
+
+void run_bench_learner(const BenchLearnerFlags& f) {
+  const auto threads = limit_threads(f.model);
+  config::Config cfg = f.model.load();
+  const torch::Device device = resolve_device(f.model);
+  // A fixed amount of work per update: every planned epoch runs whatever the approx-KL of
+  // repeated updates on one rollout (training cuts epochs only when the policy moved a lot).
+  cfg.ppo.kl_high = 1e9;
+  cfg.ppo.kl_stop = 0;
+  const std::int64_t n =
+      f.samples > 0 ? f.samples : std::min<std::int64_t>(cfg.ppo.rollout_samples, 2 * std::int64_t{cfg.ppo.minibatch});
+  const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
+  ppo::Learner learner(cfg, device, game::MasterSeed{f.model.seed});
+  const auto rollout = bench_rollout(positions.samples, n, learner);
+  log::info("bench learner: warm-up update of {} samples", n);
+  learner.update(rollout);  // allocator, kernel choice, AdamW state
+  std::int64_t updates = 0, trained = 0;
+  double seconds = 0;
+  const auto t0 = Clock::now();
+  do {
+    const auto s = learner.update(rollout);
+    ++updates;
+    // Minibatches are equal within one: steps x (n / batches) samples went forward and backward.
+    const std::int64_t batches = std::max<std::int64_t>(1, n / cfg.ppo.minibatch);
+    trained += s.minibatches * n / batches;
+    seconds += s.seconds;
+    log::info("bench learner: update {} in {:.2f} s", updates, s.seconds);
+  } while (since(t0) < f.seconds);
+
+  const double per_sample = model::train_flops_per_sample(cfg.model, learner.has_anchor());
+  const double trained_per_s = static_cast<double>(trained) / seconds;
+  const double tflops = trained_per_s * per_sample * 1e-12;
+  const std::string name = model::device_name(device.str());
+  std::optional<double> peak;
+  if (f.peak_tflops > 0) peak = f.peak_tflops;
+  else if (device.is_cuda()) peak = model::known_peak_tflops(name);
+  Json head = model_head(cfg, device);
+  Json j{{"bench", "learner"}};
+  j.update(head);
+  j["rollout_samples"] = n;
+  j["minibatch"] = cfg.ppo.minibatch;
+  j["epochs"] = cfg.ppo.epochs;
+  j["updates"] = updates;
+  j["update_seconds"] = seconds;
+  j["rollout_samples_per_s"] = static_cast<double>(n * updates) / seconds;
+  j["trained_samples_per_s"] = trained_per_s;
+  j["train_flops_per_sample"] = per_sample;
+  j["tflops"] = tflops;
+  j["peak_tflops"] = peak ? Json(*peak) : Json(nullptr);
+  j["peak_fraction"] = peak ? Json(tflops / *peak) : Json(nullptr);
+  if (f.model.json) {
+    std::cout << json::dump(j, 2) << "\n";
+    return;
+  }
+  print_head(head);
+  std::printf("rollout samples/s  %12.1f   (%lld samples x %lld updates in %.2f s; minibatch %d, %d epochs)\n",
+              j["rollout_samples_per_s"].get<double>(), static_cast<long long>(n), static_cast<long long>(updates), seconds,
+              cfg.ppo.minibatch, cfg.ppo.epochs);
+  std::printf("trained samples/s  %12.1f   (forward + backward of a sample in a minibatch)\n", trained_per_s);
+  std::printf("FLOPs per trained sample %.4g (3 x forward%s), %.3f TFLOP/s", per_sample,
+              learner.has_anchor() ? " + anchor forward" : "", tflops);
+  if (peak) std::printf(", %.1f%% of the %.1f TFLOP/s bf16 peak\n", 100.0 * tflops / *peak, *peak);
+  else std::printf("; peak unknown for this device (give --peak-tflops)\n");
+}
+
+// ---- selfplay -----------------------------------------------------------------------------
+
+// The game workers' thread count (oneTBB's, after --threads).
+int cpu_threads() {
+  return static_cast<int>(oneapi::tbb::global_control::active_value(oneapi::tbb::global_control::max_allowed_parallelism));
+}
+
+
+void run_bench_selfplay(const BenchSelfplayFlags& f) {
+  const auto threads = limit_threads(f.model);
+  const config::Config cfg = f.model.load();
+  const torch::Device device = resolve_device(f.model);
+  const game::MasterSeed master{f.model.seed};
+  // The networks as the trainer's fresh start makes them: the learner's initial weights behind
+  // the current snapshot, a copy of them as the first pool entry, the baseline bot or checkpoint.
+  ppo::Learner learner(cfg, device, master);
+  auto current = std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0);
+  std::shared_ptr<selfplay::BatchPolicy> baseline;
+  if (!selfplay::is_bot_name(cfg.selfplay.baseline)) baseline = selfplay::load_policy(cfg.selfplay.baseline, device);
+  selfplay::Actors actors(cfg, master, current, baseline);
+  actors.add_to_pool(std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0));
+  if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
+
+  const auto t0 = Clock::now();
+  auto last = t0;
+  std::int64_t finished = 0;
+  actors.progress = [&](std::int64_t done) {
+    if (since(last) < 5.0) return;
+    last = Clock::now();
+    log::info("bench selfplay: {} games in {:.0f} s", finished + done, since(t0));
+  };
+  selfplay::ActorStats total;
+  std::int64_t collects = 0;
+  do {
+    actors.collect(cfg.ppo.rollout_samples);
+    const auto s = actors.take_stats();
+    finished += s.games;
+    total.games += s.games;
+    total.kyoku += s.kyoku;
+    total.decisions += s.decisions;
+    total.network_decisions += s.network_decisions;
+    total.learner_decisions += s.learner_decisions;
+    total.forward_passes += s.forward_passes;
+    total.engine_seconds += s.engine_seconds;
+    total.encode_seconds += s.encode_seconds;
+    total.inference_seconds += s.inference_seconds;
+    total.wait_seconds += s.wait_seconds;
+    total.wall_seconds += s.wall_seconds;
+    ++collects;
+  } while (since(t0) < f.seconds);
+
+  const double wall = total.wall_seconds;
+  const auto share = [&](double s) { return s / wall; };
+  Json j{{"bench", "selfplay"}};
+  j.update(model_head(cfg, device));
+  j["game_length"] = cfg.rules.length;
+  j["concurrent_games"] = cfg.selfplay.games;
+  j["opponents"] = {{"self", cfg.selfplay.opp_self}, {"pool", cfg.selfplay.opp_pool},
+                    {"baseline", cfg.selfplay.opp_baseline}, {"baseline_agent", cfg.selfplay.baseline}};
+  j["cpu_threads"] = cpu_threads();
+  j["collects"] = collects;
+  j["games"] = total.games;
+  j["kyoku"] = total.kyoku;
+  j["decisions"] = total.decisions;
+  j["network_decisions"] = total.network_decisions;
+  j["learner_samples"] = total.learner_decisions;
+  j["forward_passes"] = total.forward_passes;
+  j["mean_batch"] = total.forward_passes > 0 ? static_cast<double>(total.network_decisions) / static_cast<double>(total.forward_passes) : 0.0;
+  j["wall_s"] = wall;
+  j["games_per_hour"] = 3600.0 * static_cast<double>(total.games) / wall;
+  j["learner_samples_per_s"] = static_cast<double>(total.learner_decisions) / wall;
+  j["seconds"] = {{"engine", total.engine_seconds}, {"encode", total.encode_seconds},
+                  {"inference", total.inference_seconds}, {"wait", total.wait_seconds}};
+  j["share_of_wall"] = {{"engine", share(total.engine_seconds)}, {"encode", share(total.encode_seconds)},
+                        {"inference", share(total.inference_seconds)}, {"wait", share(total.wait_seconds)}};
+  if (f.model.json) {
+    std::cout << json::dump(j, 2) << "\n";
+    return;
+  }
+  print_head(j);
+  std::printf("%s per hour     %12.0f   (%lld games, %lld collects in %.1f s; %d concurrent, %d CPU threads)\n",
+              cfg.rules.length.c_str(), j["games_per_hour"].get<double>(), static_cast<long long>(total.games),
+              static_cast<long long>(collects), wall, cfg.selfplay.games, cpu_threads());
+  std::printf("learner samples/s    %12.0f   (network decisions %lld, mean batch %.1f)\n",
+              j["learner_samples_per_s"].get<double>(), static_cast<long long>(total.network_decisions),
+              j["mean_batch"].get<double>());
+  std::printf("time, share of wall: engine %.2f  encode %.2f  (CPU seconds summed over worker threads)\n",
+              share(total.engine_seconds), share(total.encode_seconds));
+  std::printf("                     inference %.2f  (the inference thread busy)  wait %.2f  (games idle, waiting for it)\n",
+              share(total.inference_seconds), share(total.wait_seconds));
+}
+
+}  // namespace
+
+namespace torch_side {
+
+void bench_model(const BenchModelFlags& f) { run_bench_model(f); }
+void bench_learner(const BenchLearnerFlags& f) { run_bench_learner(f); }
+void bench_selfplay(const BenchSelfplayFlags& f) { run_bench_selfplay(f); }
+
+}  // namespace torch_side
+}  // namespace hydra::apps

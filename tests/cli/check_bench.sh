@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# check_bench.sh HYDRA: `hydra check --device cpu` on the quickstart model passes every check,
+# each number within its threshold in --json; `hydra bench model|learner|selfplay --json` print
+# every documented field with positive values (speed itself is measured, never asserted). Small
+# inputs and one thread keep it to seconds on a shared machine.
+set -eu
+hydra=$1
+common=(--device cpu --threads 1 --seed 3)
+check=$("$hydra" check "${common[@]}" --positions 24 --json)
+model=$("$hydra" bench model "${common[@]}" --batch-sizes 1,8 --seconds 0.05 --json)
+learner=$("$hydra" bench learner "${common[@]}" --samples 64 --set ppo.minibatch=32 --seconds 0 --peak-tflops 1 --json)
+selfplay=$("$hydra" bench selfplay "${common[@]}" --set selfplay.games=2 --set ppo.rollout_samples=1 --set ppo.minibatch=1 --seconds 0 --json)
+# Real positions from logs too, when the shared data is there.
+if [ -n "${HYDRA_TESTDATA:-}" ] && [ -d "$HYDRA_TESTDATA/mjai" ]; then
+  "$hydra" check "${common[@]}" --positions 16 --data "$HYDRA_TESTDATA/mjai" --json | grep -q '"passed": true'
+fi
+python3 - "$check" "$model" "$learner" "$selfplay" <<'PY'
+import json, math, sys
+check, model, learner, selfplay = (json.loads(a) for a in sys.argv[1:])
+
+def positive(obj, keys, where):
+    for k in keys:
+        v = obj[k]  # KeyError names a missing key
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+            sys.exit(f"{where}: {k} = {v!r} is not a positive number")
+
+names = [c["name"] for c in check["checks"]]
+want = ["bf16_policy", "bf16_value", "bf16_grp", "bf16_tenpai", "bf16_danger", "batched_vs_single",
+        "update_finite", "update_lowers_loss", "checkpoint_weights", "checkpoint_outputs"]
+assert names == want, names
+for c in check["checks"]:
+    v, t = c["value"], c["threshold"]
+    ok = v < t if c["compare"] == "<" else v <= t
+    assert ok and c["pass"], c
+assert check["passed"] is True and check["device"] == "cpu" and check["positions"] == 24, check
+assert (check["blocks"], check["channels"]) == (4, 64), check  # the quickstart model by default
+
+assert model["bench"] == "model" and [r["batch"] for r in model["results"]] == [1, 8], model
+positive(model, ["forward_flops_per_sample"], "model")
+for r in model["results"]:
+    positive(r, ["passes", "seconds", "samples_per_s", "ms_per_pass", "tflops"], f"model batch {r['batch']}")
+    assert math.isclose(r["samples_per_s"], r["batch"] * r["passes"] / r["seconds"], rel_tol=1e-9), r
+
+assert learner["bench"] == "learner" and learner["rollout_samples"] == 64 and learner["minibatch"] == 32, learner
+positive(learner, ["updates", "update_seconds", "rollout_samples_per_s", "trained_samples_per_s",
+                   "train_flops_per_sample", "tflops", "peak_tflops", "peak_fraction"], "learner")
+# 3 epochs of every sample: trained = rollout x epochs.
+assert math.isclose(learner["trained_samples_per_s"], 3 * learner["rollout_samples_per_s"], rel_tol=1e-9), learner
+assert math.isclose(learner["train_flops_per_sample"], 3 * learner["forward_flops_per_sample"], rel_tol=1e-12), learner
+assert math.isclose(learner["peak_fraction"], learner["tflops"] / 1.0, rel_tol=1e-9), learner
+
+assert selfplay["bench"] == "selfplay" and selfplay["concurrent_games"] == 2 and selfplay["cpu_threads"] == 1, selfplay
+positive(selfplay, ["collects", "games", "kyoku", "decisions", "network_decisions", "learner_samples",
+                    "forward_passes", "mean_batch", "wall_s", "games_per_hour", "learner_samples_per_s"], "selfplay")
+positive(selfplay["seconds"], ["engine", "encode", "inference", "wait"], "selfplay seconds")
+assert selfplay["games"] == 2, selfplay  # one game per slot when one sample is enough
+assert math.isclose(selfplay["games_per_hour"], 3600 * selfplay["games"] / selfplay["wall_s"], rel_tol=1e-9), selfplay
+for k, v in selfplay["share_of_wall"].items():
+    assert math.isclose(v, selfplay["seconds"][k] / selfplay["wall_s"], rel_tol=1e-9), (k, selfplay)
+print("check_bench.sh: check passes on the quickstart model; bench model, learner and selfplay JSON complete")
+PY

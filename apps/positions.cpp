@@ -44,7 +44,7 @@ Positions from_logs(const fs::path& where, std::size_t count, const game::TableR
     }
   }
   if (all.size() == 0) throw Error("no decisions in the logs under '" + where.string() + "' (none could be read)");
-  return {spread(all, count), std::to_string(used) + " logs under " + where.string()};
+  return {spread(all, count), std::to_string(used) + (used == 1 ? " log under " : " logs under ") + where.string()};
 }
 
 Positions from_selfplay(std::size_t count, std::uint64_t seed, const game::TableRules& rules) {

@@ -5,7 +5,7 @@
 //   hydra bench encoder [--seconds S] [--json]
 //     the 85x34 observation at decision points of seeded random games: a full encode from
 //     scratch and the incremental update after another seat's discard, ns per observation, and
-//     their ratio. Inputs come from hydra::encoder::decision_snapshots, as in the Google
+//     their ratio. Inputs come from hydra::encoder::decision_points, as in the Google
 //     Benchmark (tests/bench/bench_encoder.cpp).
 // Single thread, fixed seed; times are thread CPU time (what one core delivers on a shared
 // machine) with wall time next to it. Measured, never asserted.
@@ -26,7 +26,7 @@
 #include "commands.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
-#include "hydra/encoder/snapshots.hpp"
+#include "hydra/encoder/decision_points.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
 
@@ -118,10 +118,10 @@ PerItem per_item(std::size_t n, double seconds, F&& step) {
 }
 
 void bench_encoder(double seconds, bool json) {
-  using encoder::SnapshotKind;
+  using encoder::DecisionKind;
   const game::TableRules& rules = game::table_rules("tenhou");
-  const auto any = encoder::decision_snapshots(rules, SnapshotKind::any_decision, 4, 32);
-  auto after = encoder::decision_snapshots(rules, SnapshotKind::after_other_discard, 4, 32);
+  const auto any = encoder::decision_points(rules, DecisionKind::any_decision, 4, 32);
+  auto after = encoder::decision_points(rules, DecisionKind::after_other_discard, 4, 32);
   if (any.empty() || after.empty()) throw Error("bench encoder: no decision points in the sample games");
 
   auto out = std::make_unique<encoder::Obs>();

@@ -121,6 +121,20 @@ class GrpNet(nn.Module):
         return self.head(self.gru(seq)[0])
 
 
+ENCODER_VERSION = 1  # encoder::kVersion (encoder/include/hydra/encoder/layout.hpp)
+
+
+def load_export(path):
+    """A `hydra export` file as a state dict, after checking the observation layout it was
+    trained on and removing that entry (it is not a weight)."""
+    sd = torch.load(path, weights_only=True)
+    version = int(sd.pop("_hydra.encoder_version", torch.tensor(1)))
+    if version != ENCODER_VERSION:
+        sys.exit(f"{path}: trained on observation layout (encoder) version {version}, "
+                 f"this script reads version {ENCODER_VERSION}")
+    return sd
+
+
 def masked_log_softmax(logits, legal):
     return torch.log_softmax(logits.masked_fill(~legal, ILLEGAL_LOGIT), -1)
 
@@ -148,7 +162,7 @@ def max_rel(a, b):
 
 def check(args):
     io = torch.load(args.io, weights_only=True)
-    net = HydraNet.from_state_dict(torch.load(args.net, weights_only=True)).eval()
+    net = HydraNet.from_state_dict(load_export(args.net)).eval()
     with torch.no_grad():
         out = net(io["obs"], io["score_context"])
     worst = 0.0
@@ -157,7 +171,7 @@ def check(args):
         worst = max(worst, err)
         print(f"{name:8s} max |python - c++| / max |c++| = {err:.3e}")
     if args.grp:
-        grp = GrpNet.from_state_dict(torch.load(args.grp, weights_only=True)).eval()
+        grp = GrpNet.from_state_dict(load_export(args.grp)).eval()
         with torch.no_grad():
             err = max_rel(grp(io["grp_sequence"]), io["grp_logits"])
         worst = max(worst, err)

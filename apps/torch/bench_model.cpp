@@ -41,7 +41,7 @@
 #include "hydra/ppo/learner.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/bots.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 #include "../positions.hpp"
 #include "../torch_side.hpp"
 #include "device_run.hpp"

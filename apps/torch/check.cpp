@@ -45,7 +45,7 @@
 #include "hydra/model/losses.hpp"
 #include "hydra/model/precision.hpp"
 #include "hydra/ppo/learner.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 #include "../positions.hpp"
 #include "../torch_side.hpp"
 #include "device_run.hpp"

@@ -17,7 +17,7 @@
 #include "hydra/model/summary.hpp"
 #include "hydra/ppo/trainer.hpp"
 #include "hydra/pretrain/run.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 
 namespace hydra::apps::torch_side {
 

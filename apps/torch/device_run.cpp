@@ -4,11 +4,12 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "hydra/encoder/layout.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
+#include "hydra/model/runtime.hpp"
 
 namespace hydra::apps {
 
-torch::Device resolve_device(const ModelFlags& flags) { return selfplay::resolve_device(flags.device); }
+torch::Device resolve_device(const ModelFlags& flags) { return torch::Device(model::resolve_device(flags.device)); }
 
 std::shared_ptr<void> limit_threads(const ModelFlags& flags) {
   if (flags.threads <= 0) return nullptr;

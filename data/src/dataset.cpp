@@ -57,12 +57,7 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
 // Whether a file belongs to the validation split: the seeded hash of its name relative to the
 // input that found it (so moving the corpus keeps the split), read as a fraction of 2^64.
 bool in_validation(const game::StreamKey& key, const std::string& name, double fraction) {
-  std::vector<std::uint8_t> bytes(key.bytes().begin(), key.bytes().end());
-  bytes.insert(bytes.end(), name.begin(), name.end());
-  const game::Digest d = game::sha256(bytes);
-  std::uint64_t v = 0;
-  for (int b = 7; b >= 0; --b) v = (v << 8) | d[ix(b)];
-  return static_cast<double>(v) * 0x1.0p-64 < fraction;
+  return game::hash_fraction(key, name) < fraction;
 }
 
 struct FileResult {

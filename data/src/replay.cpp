@@ -163,7 +163,7 @@ class Checker {
           scores_ = first->scores;
           kyotaku_ = first->kyotaku;
           for (Track& t : tracks_) {
-            t.progress.round = (first->bakaze.index() - 27) * 4 + first->kyoku - 1;
+            t.progress.round = game::round_index(first->bakaze, first->kyoku);
             t.progress.honba = first->honba;
           }
         }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "hydra/game/kyoku.hpp"
+
 namespace hydra::encoder {
 
 ScoreContext score_context(const std::array<int, 4>& scores, int round, int honba) {
@@ -23,7 +25,7 @@ ScoreContext score_context(const std::array<int, 4>& scores, int round, int honb
   return ctx;
 }
 
-int round_index(const game::PlayerView& view) { return (view.bakaze().index() - 27) * 4 + view.kyoku() - 1; }
+int round_index(const game::PlayerView& view) { return game::round_index(view.bakaze(), view.kyoku()); }
 
 ScoreContext score_context(const game::PlayerView& view) {
   std::array<int, 4> rel{};

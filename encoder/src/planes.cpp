@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "hydra/encoder/encoder.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/game/shanten.hpp"
 
 #if defined(__SSE2__)
@@ -287,7 +288,7 @@ void write_meta(const PlayerView& v, float* obs) {
     fill(plane(obs, ch::kScore + rel), static_cast<float>(score / 100000.0));
     fill(plane(obs, ch::kScoreDiff + rel), static_cast<float>((own - score) / 30000.0));
   }
-  const int round = (v.bakaze().index() - 27) * 4 + v.kyoku() - 1;
+  const int round = game::round_index(v.bakaze(), v.kyoku());
   fill(plane(obs, ch::kRound), static_cast<float>(std::min(round, 8)) / 8.0F);
   fill(plane(obs, ch::kHonba), static_cast<float>(v.honba()) / 10.0F);
   fill(plane(obs, ch::kSticks), static_cast<float>(v.kyotaku()) / 10.0F);

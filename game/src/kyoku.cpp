@@ -250,4 +250,14 @@ std::array<double, kNumSeats> placement_points(const Scores& final, const std::a
   return out;
 }
 
+KyokuStart kyoku_start(const Event& e) {
+  HYDRA_CHECK(e.type == EventType::start_kyoku, "kyoku_start: not a start_kyoku event");
+  KyokuStart k;
+  k.round = round_index(e.bakaze, e.kyoku);
+  k.honba = e.honba;
+  k.riichi_sticks = e.kyotaku;
+  for (std::size_t s = 0; s < kNumSeats; ++s) k.scores[s] = e.scores[s];
+  return k;
+}
+
 }  // namespace hydra::game

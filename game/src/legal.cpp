@@ -1,4 +1,4 @@
-// PlayerView: the legal actions of a seat (the rules of spec section 1 that limit a decision:
+// PlayerView: the legal actions of a seat (the rules of docs/RULES.md that limit a decision:
 // kuikae, riichi preconditions, furiten, kan limits, houtei and the abortive-draw windows).
 
 #include <bit>

@@ -5,8 +5,7 @@
 namespace hydra::game {
 
 Xoshiro256ss::Xoshiro256ss(const Digest& key) {
-  for (std::size_t w = 0; w < 4; ++w)
-    for (std::size_t b = 0; b < 8; ++b) s_[w] |= std::uint64_t{key[8 * w + b]} << (8 * b);
+  for (std::size_t w = 0; w < 4; ++w) s_[w] = u64(key, w);
   if ((s_[0] | s_[1] | s_[2] | s_[3]) == 0) s_[0] = 0x9e3779b97f4a7c15ULL;  // golden-ratio word
 }
 

@@ -82,12 +82,21 @@ StreamKey derive_bytes(std::span<const std::uint8_t> parent, std::string_view la
   return StreamKey(h.finish());
 }
 
-MasterSeed random_master_seed() {
-  std::array<std::uint8_t, 8> b{};
-  HYDRA_CHECK(RAND_bytes(b.data(), static_cast<int>(b.size())) == 1, "OS entropy source failed");
+std::uint64_t u64(const Digest& d, std::size_t word) {
+  HYDRA_CHECK(word < d.size() / 8, "a digest holds 4 words");
   std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{b[i]} << (8 * i);
-  return MasterSeed{v};
+  for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{d[8 * word + i]} << (8 * i);
+  return v;
+}
+
+double hash_fraction(const StreamKey& key, std::string_view name) {
+  return static_cast<double>(u64(Sha256().add(key.bytes()).add(name).finish())) * 0x1.0p-64;
+}
+
+MasterSeed random_master_seed() {
+  Digest b{};
+  HYDRA_CHECK(RAND_bytes(b.data(), 8) == 1, "OS entropy source failed");
+  return MasterSeed{u64(b)};
 }
 
 }  // namespace hydra::game

@@ -14,6 +14,8 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/encoder/layout.hpp"
+#include "hydra/game/seed.hpp"
 
 namespace hydra::model {
 namespace {
@@ -118,7 +120,7 @@ std::string expected_digest(const fs::path& file) {
 
 void verify_bytes(const fs::path& file, const std::string& bytes) {
   const auto expected = expected_digest(file);
-  const auto actual = detail::sha256_hex(bytes);
+  const auto actual = game::to_hex(game::sha256(bytes));
   if (actual != expected)
     refuse(file, "SHA-256 mismatch (corrupt or truncated file: " + std::to_string(bytes.size()) +
                      " bytes hash to " + actual.substr(0, 12) + "..., the sidecar says " + expected.substr(0, 12) + "...)");
@@ -140,6 +142,7 @@ void save_checkpoint(const fs::path& file, const CheckpointData& data, const tor
   torch::serialize::OutputArchive archive;
   archive.write("format_version", c10::IValue(kCheckpointFormat));
   archive.write("kind", c10::IValue(data.kind));
+  archive.write("encoder_version", c10::IValue(std::int64_t{encoder::kVersion}));
   archive.write("step", c10::IValue(data.step));
   archive.write("config", c10::IValue(data.config.dump()));
   archive.write("metrics", c10::IValue(data.metrics.dump()));
@@ -165,7 +168,7 @@ void save_checkpoint(const fs::path& file, const CheckpointData& data, const tor
   std::error_code ec;
   if (fs::remove(file, ec)) crash_point("checkpoint:old-removed");
   fs::remove(sidecar_of(file), ec);
-  write_file_atomic(sidecar_of(file), detail::sha256_hex(bytes) + "  " + file.filename().string() + "\n");
+  write_file_atomic(sidecar_of(file), game::to_hex(game::sha256(bytes)) + "  " + file.filename().string() + "\n");
   crash_point("checkpoint:sidecar");
   write_file_atomic(file, bytes);
 }
@@ -187,6 +190,11 @@ CheckpointData load_checkpoint(const fs::path& file, torch::nn::Module* model, t
     if (v.toInt() != kCheckpointFormat)
       refuse(file, "format version " + std::to_string(v.toInt()) + ", this build reads version " +
                        std::to_string(kCheckpointFormat));
+    // Checkpoints written before the field existed hold version 1, the first layout.
+    const std::int64_t version = archive.try_read("encoder_version", v) ? v.toInt() : 1;
+    if (version != encoder::kVersion)
+      refuse(file, "was trained on observation layout (encoder) version " + std::to_string(version) +
+                       ", this build encodes version " + std::to_string(encoder::kVersion));
     archive.read("kind", v);
     data.kind = v.toStringRef();
     archive.read("step", v);
@@ -303,6 +311,24 @@ std::optional<CheckpointData> CheckpointDir::load_latest(torch::nn::Module* mode
   throw Error("no usable checkpoint in '" + dir_.string() + "':" + refusals +
               "\n  to start over, move these files out of '" + dir_.string() +
               "' (or choose another run directory) and start without --resume");
+}
+
+void save_prefixed(const torch::nn::Module& net, const std::string& prefix, CheckpointData& out) {
+  for (const auto& p : net.named_parameters()) out.tensors[prefix + p.key()] = p.value().detach().to(torch::kCPU);
+  for (const auto& b : net.named_buffers()) out.tensors[prefix + b.key()] = b.value().detach().to(torch::kCPU);
+}
+
+void load_prefixed(torch::nn::Module& net, const std::string& prefix, const CheckpointData& in, const fs::path& file) {
+  torch::NoGradGuard no_grad;
+  auto copy_in = [&](const std::string& name, torch::Tensor& dst) {
+    const auto it = in.tensors.find(prefix + name);
+    if (it == in.tensors.end()) throw Error(file.string() + ": checkpoint lacks tensor '" + prefix + name + "'");
+    if (!it->second.sizes().equals(dst.sizes()))
+      throw Error(file.string() + ": tensor '" + prefix + name + "' has the wrong shape");
+    dst.copy_(it->second);
+  };
+  for (auto& p : net.named_parameters()) copy_in(p.key(), p.value());
+  for (auto& b : net.named_buffers()) copy_in(b.key(), b.value());
 }
 
 void save_tensor_dict(const fs::path& file, const std::vector<std::pair<std::string, torch::Tensor>>& tensors) {

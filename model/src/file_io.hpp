@@ -1,7 +1,7 @@
 #pragma once
 
-// Byte-level file helpers for checkpoints: whole-file reads and SHA-256 (crash-safe writes are
-// hydra/common/atomic_file.hpp).
+// Byte-level file helpers for checkpoints: whole-file reads (SHA-256 is game::sha256, crash-safe
+// writes hydra/common/atomic_file.hpp).
 
 #include <filesystem>
 #include <string>
@@ -11,8 +11,5 @@ namespace hydra::model::detail {
 
 // The whole file; hydra::Error naming it when it cannot be read.
 std::string read_file(const std::filesystem::path& file);
-
-// Lower-case hex SHA-256 (OpenSSL EVP).
-std::string sha256_hex(std::string_view data);
 
 }  // namespace hydra::model::detail

@@ -36,12 +36,12 @@ int permutation_index(const Ranks& ranks) { return game::rank_permutation_index(
 
 Ranks final_ranks(const std::array<int, 4>& scores) { return game::ranks(scores); }
 
-std::array<float, kGrpFeatures> grp_features(const KyokuState& s) {
+std::array<float, kGrpFeatures> grp_features(const game::KyokuStart& s) {
   return {static_cast<float>(s.round), static_cast<float>(s.honba), static_cast<float>(s.riichi_sticks),
           s.scores[0] / 10000.0f, s.scores[1] / 10000.0f, s.scores[2] / 10000.0f, s.scores[3] / 10000.0f};
 }
 
-torch::Tensor grp_sequence(const std::vector<KyokuState>& states) {
+torch::Tensor grp_sequence(const std::vector<game::KyokuStart>& states) {
   auto out = torch::empty({1, static_cast<std::int64_t>(states.size()), kGrpFeatures});
   auto a = out.accessor<float, 3>();
   for (std::size_t t = 0; t < states.size(); ++t) {
@@ -73,7 +73,7 @@ torch::Tensor expected_points(const torch::Tensor& probs, const std::array<doubl
   return torch::matmul(probs, table.to(probs.options()));
 }
 
-std::vector<std::array<double, 4>> kyoku_rewards(GrpNetImpl& grp, const std::vector<KyokuState>& kyoku,
+std::vector<std::array<double, 4>> kyoku_rewards(GrpNetImpl& grp, const std::vector<game::KyokuStart>& kyoku,
                                                  const std::array<int, 4>& final_scores,
                                                  const std::array<double, 4>& points) {
   if (kyoku.empty()) return {};

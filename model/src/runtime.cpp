@@ -1,5 +1,6 @@
 #include "hydra/model/runtime.hpp"
 
+#include <charconv>
 #include <string>
 
 #include <ATen/Version.h>
@@ -37,15 +38,23 @@ RuntimeInfo runtime_info() {
   return info;
 }
 
-std::string resolve_device(std::string_view configured) {
-  if (configured == "cpu") return "cpu";
-  const bool cuda = torch::cuda::is_available();
-  if (configured == "cuda") {
-    if (!cuda) throw Error("run.device is 'cuda' but no CUDA device is available (use 'auto' or 'cpu')");
-    return "cuda";
+std::string resolve_device(std::string_view name) {
+  const std::string quoted = "device '" + std::string(name) + "': ";
+  if (name == "cpu") return "cpu";
+  if (name == "auto") return torch::cuda::is_available() ? "cuda" : "cpu";
+  int index = -1;
+  if (name.starts_with("cuda:")) {
+    const std::string_view digits = name.substr(5);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+    if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() || index < 0) index = -2;
+  } else if (name != "cuda") {
+    index = -2;
   }
-  if (configured == "auto") return cuda ? "cuda" : "cpu";
-  throw Error("unknown device '" + std::string(configured) + "' (expected auto, cpu or cuda)");
+  if (index == -2) throw Error(quoted + "expected cpu, cuda, cuda:N or auto");
+  if (!torch::cuda::is_available()) throw Error(quoted + "CUDA is not available in this build or machine (use cpu or auto)");
+  const auto count = static_cast<int>(torch::cuda::device_count());
+  if (index >= count) throw Error(quoted + "this machine has " + std::to_string(count) + " CUDA device(s)");
+  return std::string(name);
 }
 
 AutocastGuard::AutocastGuard(c10::DeviceType device, bool enabled) : device_(device), active_(enabled) {

@@ -4,6 +4,7 @@
 
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/encoder/layout.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/grp.hpp"
 #include "hydra/model/network.hpp"
@@ -53,10 +54,13 @@ ExportResult export_weights(const fs::path& checkpoint, const fs::path& out) {
   std::vector<std::pair<std::string, torch::Tensor>> tensors;
   for (const auto& p : net->named_parameters()) tensors.emplace_back(p.key(), p.value());
   for (const auto& b : net->named_buffers()) tensors.emplace_back(b.key(), b.value());
+  result.tensors = static_cast<std::int64_t>(tensors.size());
+  // Not a weight: the observation layout the network was trained on (scripts/model_reference.py
+  // checks and removes it before a strict load).
+  tensors.emplace_back(std::string(kExportEncoderVersion), torch::tensor(std::int64_t{encoder::kVersion}));
   save_tensor_dict(out, tensors);
   result.kind = data.kind;
   result.step = data.step;
-  result.tensors = static_cast<std::int64_t>(tensors.size());
   result.parameters = count_parameters(*net);
   return result;
 }

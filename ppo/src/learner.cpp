@@ -21,10 +21,7 @@ namespace hydra::ppo {
 namespace {
 
 std::uint64_t network_seed(game::MasterSeed master) {
-  const auto key = game::stream_key(master, game::labels::network_init);
-  std::uint64_t seed = 0;
-  for (int i = 7; i >= 0; --i) seed = (seed << 8) | key.bytes()[static_cast<std::size_t>(i)];
-  return seed;
+  return game::u64(game::stream_key(master, game::labels::network_init).bytes());
 }
 
 model::WarmupCosine make_schedule(const config::Config& cfg) {

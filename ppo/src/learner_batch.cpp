@@ -51,8 +51,6 @@ RolloutTensors RolloutTensors::select(const torch::Tensor& index) const {
 RolloutTensors rollout_tensors(const selfplay::Rollout& rollout) {
   rollout.check();  // lengths, whole episodes, every action legal
   const std::size_t n = rollout.size();
-  static_assert(selfplay::kActions == model::kActions && selfplay::kContext == model::kScoreContext &&
-                selfplay::kOpponents == model::kOpponents);
   const auto rows = static_cast<std::int64_t>(n);
   RolloutTensors t;
   // binary16 -> float is exact, so this equals selfplay::from_half element by element.

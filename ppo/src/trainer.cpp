@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "hydra/common/atomic_file.hpp"
+#include "hydra/model/runtime.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
@@ -20,7 +21,7 @@
 #include "hydra/ppo/trainer_report.hpp"
 #include "hydra/ppo/trainer_run.hpp"
 #include "hydra/selfplay/actors.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 
 namespace hydra::ppo {
 namespace {
@@ -30,16 +31,10 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-std::uint64_t first_u64(const game::StreamKey& key) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{key.bytes()[i]} << (8 * i);
-  return v;
-}
-
 // A frozen copy of the learner's weights behind a policy: the actors' current snapshot or a
 // pool entry. `weights` is a CPU copy kept so a checkpoint can save it (the InferenceModel
 // holds its own copy on the device and does not hand it out).
-struct Snapshot {
+struct FrozenPolicy {
   std::int64_t version = 0;
   model::HydraNet weights{nullptr};
   std::shared_ptr<selfplay::InferenceModel> policy;
@@ -48,27 +43,6 @@ struct Snapshot {
 model::HydraNet cpu_copy(const model::HydraNetImpl& net) {
   torch::NoGradGuard no_grad;
   return model::HydraNet(std::dynamic_pointer_cast<model::HydraNetImpl>(net.clone(torch::kCPU)));
-}
-
-void save_weights(const model::HydraNetImpl& net, const std::string& prefix, model::CheckpointData& out) {
-  for (const auto& p : net.named_parameters()) out.tensors[prefix + p.key()] = p.value().detach().to(torch::kCPU);
-  for (const auto& b : net.named_buffers()) out.tensors[prefix + b.key()] = b.value().detach().to(torch::kCPU);
-}
-
-model::HydraNet load_weights(const config::ModelConfig& cfg, const std::string& prefix,
-                             const model::CheckpointData& in, const std::string& file) {
-  model::HydraNet net(cfg);
-  torch::NoGradGuard no_grad;
-  auto copy_in = [&](const std::string& name, torch::Tensor& dst) {
-    const auto it = in.tensors.find(prefix + name);
-    if (it == in.tensors.end()) throw Error(file + ": checkpoint lacks tensor '" + prefix + name + "'");
-    if (!it->second.sizes().equals(dst.sizes()))
-      throw Error(file + ": tensor '" + prefix + name + "' has the wrong shape");
-    dst.copy_(it->second);
-  };
-  for (auto& p : net->named_parameters()) copy_in(p.key(), p.value());
-  for (auto& b : net->named_buffers()) copy_in(b.key(), b.value());
-  return net;
 }
 
 bool any_checkpoint(const fs::path& dir) {
@@ -87,8 +61,8 @@ struct Trainer::Impl {
   torch::Device device{torch::kCPU};
   std::unique_ptr<oneapi::tbb::global_control> thread_limit;
   std::unique_ptr<Learner> learner;
-  Snapshot current;              // what the learner's seats play with
-  std::deque<Snapshot> pool;     // newest last, at most selfplay.pool_size
+  FrozenPolicy current;              // what the learner's seats play with
+  std::deque<FrozenPolicy> pool;     // newest last, at most selfplay.pool_size
   std::shared_ptr<selfplay::BatchPolicy> baseline;
   std::unique_ptr<selfplay::Actors> actors;
   std::unique_ptr<model::CheckpointDir> checkpoints;
@@ -106,15 +80,15 @@ struct Trainer::Impl {
 
   const config::Config& cfg() const { return run.config; }
 
-  Snapshot make_snapshot(std::int64_t version, bool keep_weights) {
-    Snapshot s;
+  FrozenPolicy make_snapshot(std::int64_t version, bool keep_weights) {
+    FrozenPolicy s;
     s.version = version;
     s.policy = std::make_shared<selfplay::InferenceModel>(learner->net(), device, version);
     if (keep_weights) s.weights = cpu_copy(learner->net());
     return s;
   }
 
-  void add_pool(Snapshot s) {
+  void add_pool(FrozenPolicy s) {
     actors->add_to_pool(s.policy);
     pool.push_back(std::move(s));
     while (pool.size() > static_cast<std::size_t>(cfg().selfplay.pool_size)) pool.pop_front();
@@ -128,7 +102,7 @@ struct Trainer::Impl {
 void Trainer::Impl::start_fresh() {
   // Anything that draws from torch's global generator starts from the run's seed; the streams
   // the loop itself uses are KDF children of the master seed (learner, actors).
-  torch::manual_seed(first_u64(game::stream_key(game::MasterSeed{run.seed}, game::labels::network_init, {1})));
+  torch::manual_seed(game::u64(game::stream_key(game::MasterSeed{run.seed}, game::labels::network_init, {1}).bytes()));
   learner = std::make_unique<Learner>(cfg(), device, game::MasterSeed{run.seed});
   current = make_snapshot(0, cfg().selfplay.refresh_every > 1);
   actors = std::make_unique<selfplay::Actors>(cfg(), game::MasterSeed{run.seed}, current.policy, baseline);
@@ -160,15 +134,17 @@ void Trainer::Impl::resume() {
     current = make_snapshot(current_version, cfg().selfplay.refresh_every > 1);
   } else {
     current.version = current_version;
-    current.weights = load_weights(cfg().model, "snapshot/", *data, name);
+    current.weights = model::HydraNet(cfg().model);
+    model::load_prefixed(*current.weights, "snapshot/", *data, name);
     current.policy = std::make_shared<selfplay::InferenceModel>(*current.weights, device, current_version);
   }
   actors = std::make_unique<selfplay::Actors>(cfg(), game::MasterSeed{run.seed}, current.policy, baseline);
   const nlohmann::json& versions = t.at("pool_versions");
   for (std::size_t i = 0; i < versions.size(); ++i) {
-    Snapshot s;
+    FrozenPolicy s;
     s.version = versions[i].get<std::int64_t>();
-    s.weights = load_weights(cfg().model, "pool/" + std::to_string(i) + "/", *data, name);
+    s.weights = model::HydraNet(cfg().model);
+    model::load_prefixed(*s.weights, "pool/" + std::to_string(i) + "/", *data, name);
     s.policy = std::make_shared<selfplay::InferenceModel>(*s.weights, device, s.version);
     add_pool(std::move(s));
   }
@@ -189,9 +165,9 @@ fs::path Trainer::Impl::save_checkpoint(std::int64_t step) {
   nlohmann::ordered_json versions = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < pool.size(); ++i) {
     versions.push_back(pool[i].version);
-    save_weights(*pool[i].weights, "pool/" + std::to_string(i) + "/", data);
+    model::save_prefixed(*pool[i].weights, "pool/" + std::to_string(i) + "/", data);
   }
-  if (current.version != step) save_weights(*current.weights, "snapshot/", data);
+  if (current.version != step) model::save_prefixed(*current.weights, "snapshot/", data);
 
   bool is_best = false;
   if (window_rank_n > 0) {
@@ -225,7 +201,7 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
         oneapi::tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cfg.run.threads));
     torch::set_num_threads(cfg.run.threads);
   }
-  m.device = selfplay::resolve_device(cfg.run.device);
+  m.device = torch::Device(model::resolve_device(cfg.run.device));
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
   // What a session killed mid-save left (common/atomic_file.hpp): a run owns its directory.

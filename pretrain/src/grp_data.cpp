@@ -8,6 +8,7 @@
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/replay.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/game/rules.hpp"
 
 namespace hydra::pretrain {
@@ -35,12 +36,7 @@ GrpGame extract_grp_game(const data::GameLog& log, std::string_view name) {
   bool ended = false;
   for (const game::Event& e : log.events) {
     if (e.type == game::EventType::start_kyoku) {
-      model::KyokuState k;
-      k.round = (e.bakaze.index() - 27) * 4 + (e.kyoku - 1);
-      k.honba = e.honba;
-      k.riichi_sticks = e.kyotaku;
-      for (std::size_t s = 0; s < 4; ++s) k.scores[s] = e.scores[s];
-      g.kyoku.push_back(k);
+      g.kyoku.push_back(game::kyoku_start(e));
     } else if (e.type == game::EventType::end_game) {
       for (std::size_t s = 0; s < 4; ++s) g.final_scores[s] = e.scores[s];
       ended = true;
@@ -54,13 +50,8 @@ GrpGame extract_grp_game(const data::GameLog& log, std::string_view name) {
 }
 
 bool is_validation_file(std::string_view name, double fraction, game::MasterSeed seed) {
-  const game::StreamKey key = game::stream_key(seed, game::labels::data_order, {0});
-  std::string bytes(key.bytes().begin(), key.bytes().end());
-  bytes += name;
-  const game::Digest d = game::sha256(bytes);
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{d[i]} << (8 * i);
-  return static_cast<double>(v) * 0x1.0p-64 < fraction;
+  // The same split as hydra pretrain's (data/src/dataset.cpp: data-order stream 0).
+  return game::hash_fraction(game::stream_key(seed, game::labels::data_order, {0}), name) < fraction;
 }
 
 GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed,

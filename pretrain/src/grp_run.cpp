@@ -118,7 +118,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   game::MasterSeed seed{cfg.run.seed.value_or(0)};
   if (!cfg.run.seed && !options.resume) seed = detail::resolve_seed(cfg, "grp");
   // GRU init draws from torch's global generator: seed it from the run's network-init stream.
-  torch::manual_seed(detail::seed_u64(game::stream_key(seed, game::labels::network_init)));
+  torch::manual_seed(game::u64(game::stream_key(seed, game::labels::network_init).bytes()));
   model::GrpNet net(cfg.model);
   net->to(device);
   auto optimizer = model::make_adamw(*net, {.lr = cfg.pretrain.lr, .weight_decay = cfg.pretrain.weight_decay});

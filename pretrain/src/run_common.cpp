@@ -21,15 +21,9 @@ game::MasterSeed resolve_seed(config::Config& cfg, std::string_view what) {
   return game::MasterSeed{*cfg.run.seed};
 }
 
-std::uint64_t seed_u64(const game::StreamKey& key) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{key.bytes()[i]} << (8 * i);
-  return v;
-}
-
 torch::Device pick_device(const config::Config& cfg) {
   if (cfg.run.threads > 0) torch::set_num_threads(cfg.run.threads);
-  return model::resolve_device(cfg.run.device) == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+  return torch::Device(model::resolve_device(cfg.run.device));
 }
 
 void open_run_dir(const config::Config& cfg, std::string_view log_name, bool resume) {

@@ -20,9 +20,6 @@ namespace hydra::pretrain::detail {
 // every checkpoint record it) and logged.
 game::MasterSeed resolve_seed(config::Config& cfg, std::string_view what);
 
-// A 64-bit seed from a KDF stream (its first 8 bytes, little-endian).
-std::uint64_t seed_u64(const game::StreamKey& key);
-
 // Resolves run.device and applies run.threads to torch.
 torch::Device pick_device(const config::Config& cfg);
 

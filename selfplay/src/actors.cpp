@@ -30,6 +30,7 @@
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/agent.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/game/rng.hpp"
 #include "hydra/game/table.hpp"
 #include "hydra/selfplay/bots.hpp"
@@ -90,7 +91,7 @@ struct Game {
   // Trajectories of the learner seats, and the kyoku index of each stored decision.
   std::array<Rollout, kSeats> traj;
   std::array<std::vector<int>, kSeats> traj_kyoku;
-  std::vector<KyokuStart> kyoku;                    // from the start_kyoku events
+  std::vector<game::KyokuStart> kyoku;                    // from the start_kyoku events
   std::array<std::vector<std::uint8_t>, kSeats> flags;  // per seat per kyoku
 
   std::int64_t decisions = 0, network = 0, forced = 0;
@@ -102,12 +103,7 @@ struct Game {
     using game::EventType;
     switch (e.type) {
       case EventType::start_kyoku: {
-        KyokuStart k;
-        k.round = (e.bakaze.index() - 27) * 4 + e.kyoku - 1;
-        k.honba = e.honba;
-        k.riichi_sticks = e.kyotaku;
-        for (std::size_t s = 0; s < kSeats; ++s) k.scores[s] = e.scores[s];
-        kyoku.push_back(k);
+        kyoku.push_back(game::kyoku_start(e));
         for (auto& f : flags) f.push_back(0);
         break;
       }
@@ -568,7 +564,7 @@ void Actors::Impl::finish_game(Game& g) {
   }
   out.games = 1;
   out.kyoku = static_cast<std::int64_t>(nk);
-  out.decisions = g.decisions;
+  out.all_decisions = g.decisions;
 
   stats.games += 1;
   stats.kyoku += static_cast<std::int64_t>(nk);

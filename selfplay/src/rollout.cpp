@@ -80,7 +80,7 @@ void Rollout::clear() {
   version.clear();
   game.clear();
   seat.clear();
-  games = kyoku = decisions = 0;
+  games = kyoku = all_decisions = 0;
 }
 
 void Rollout::reserve(std::size_t n) {
@@ -120,7 +120,7 @@ void Rollout::append(const Rollout& o) {
   append_all(seat, o.seat);
   games += o.games;
   kyoku += o.kyoku;
-  decisions += o.decisions;
+  all_decisions += o.all_decisions;
 }
 
 void Rollout::check() const {

@@ -19,7 +19,7 @@
 
 #include "hydra/encoder/batch.hpp"
 #include "hydra/encoder/encoder.hpp"
-#include "hydra/encoder/snapshots.hpp"
+#include "hydra/encoder/decision_points.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
 
@@ -42,18 +42,18 @@ std::vector<std::vector<Event>> games(int n) {
   return out;
 }
 
-using Kind = SnapshotKind;
+using Kind = DecisionKind;
 
 // 32 observers (clean planes) at decision points right after the chosen kind of event.
-const std::vector<Snapshot>& snapshots(Kind kind) {
-  static std::array<std::unique_ptr<std::vector<Snapshot>>, 3> cache;
+const std::vector<DecisionPoint>& decision_points_of(Kind kind) {
+  static std::array<std::unique_ptr<std::vector<DecisionPoint>>, 3> cache;
   auto& slot = cache[static_cast<std::size_t>(kind)];
-  if (!slot) slot = std::make_unique<std::vector<Snapshot>>(decision_snapshots(rules(), kind, 4, 32));
+  if (!slot) slot = std::make_unique<std::vector<DecisionPoint>>(decision_points(rules(), kind, 4, 32));
   return *slot;
 }
 
 void BM_EncodeFull(benchmark::State& state) {
-  const auto& snaps = snapshots(Kind::any_decision);
+  const auto& snaps = decision_points_of(Kind::any_decision);
   auto out = std::make_unique<Obs>();
   std::size_t i = 0;
   for (auto _ : state) {
@@ -66,7 +66,7 @@ void BM_EncodeFull(benchmark::State& state) {
 }
 
 void BM_WriteGroup(benchmark::State& state) {
-  const auto& snaps = snapshots(Kind::any_decision);
+  const auto& snaps = decision_points_of(Kind::any_decision);
   const auto g = static_cast<Group>(state.range(0));
   auto out = std::make_unique<Obs>();
   std::size_t i = 0;
@@ -80,9 +80,9 @@ void BM_WriteGroup(benchmark::State& state) {
 }
 
 void incremental(benchmark::State& state, Kind kind) {
-  std::vector<Snapshot> snaps = snapshots(kind);  // own copies: encode() mutates the planes
+  std::vector<DecisionPoint> snaps = snapshots(kind);  // own copies: encode() mutates the planes
   std::vector<Encoder> encs;
-  for (const Snapshot& s : snaps) encs.push_back(s.obs.encoder());
+  for (const DecisionPoint& s : snaps) encs.push_back(s.obs.encoder());
   std::size_t i = 0;
   for (auto _ : state) {
     Encoder& enc = encs[i];
@@ -117,7 +117,7 @@ void BM_ObserveEvent(benchmark::State& state) {
 }
 
 void BM_BatchFull(benchmark::State& state) {
-  const auto& snaps = snapshots(Kind::any_decision);
+  const auto& snaps = decision_points_of(Kind::any_decision);
   ObsBatch batch(256);
   std::size_t i = 0;
   for (auto _ : state) {
@@ -130,9 +130,9 @@ void BM_BatchFull(benchmark::State& state) {
 }
 
 void BM_BatchIncremental(benchmark::State& state) {
-  std::vector<Snapshot> snaps = snapshots(Kind::after_other_discard);
+  std::vector<DecisionPoint> snaps = decision_points_of(Kind::after_other_discard);
   std::vector<Encoder> encs;
-  for (const Snapshot& s : snaps) encs.push_back(s.obs.encoder());
+  for (const DecisionPoint& s : snaps) encs.push_back(s.obs.encoder());
   ObsBatch batch(256);
   std::size_t i = 0;
   for (auto _ : state) {

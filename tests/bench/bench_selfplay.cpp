@@ -24,7 +24,7 @@
 #include "hydra/common/config.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/actors.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/policy.hpp"
 
 namespace {

@@ -23,7 +23,7 @@ void expect_error(std::string_view text, const std::vector<std::string>& sets,
 
 TEST(Config, DefaultsMatchTheSpec) {
   const Config c = load(std::nullopt);
-  EXPECT_EQ(c.model.blocks, 40);     // spec section 6: N=40
+  EXPECT_EQ(c.model.blocks, 40);     // docs/MODEL.md: N=40
   EXPECT_EQ(c.model.channels, 256);  // C=256
   EXPECT_EQ(c.rules.preset, "tenhou");
   EXPECT_EQ(c.run.device, "auto");

@@ -27,7 +27,7 @@ using game::EventType;
 const game::TableRules& tenhou() { return game::table_rules("tenhou"); }
 constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
-// The action a logged event is, computed here from the event alone (spec section 4).
+// The action a logged event is, computed here from the event alone (docs/ENGINE.md).
 int expected_action(const Event& e) {
   switch (e.type) {
     case EventType::dahai:

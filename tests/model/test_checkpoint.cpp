@@ -6,10 +6,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
 
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/encoder/layout.hpp"
+#include "hydra/game/seed.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/model/optim.hpp"
@@ -162,6 +167,47 @@ TEST_F(Checkpoints, ArchitectureMismatchIsAClearError) {
   }
 }
 
+// A network trained on another observation layout is refused, naming both versions; a checkpoint
+// written before the version was recorded reads as version 1.
+TEST_F(Checkpoints, AnotherEncoderVersionIsRefusedNamingBoth) {
+  const auto write = [&](const fs::path& file, std::optional<std::int64_t> version) {
+    torch::serialize::OutputArchive archive;
+    archive.write("format_version", c10::IValue(kCheckpointFormat));
+    if (version) archive.write("encoder_version", c10::IValue(*version));
+    archive.write("kind", c10::IValue(std::string("hydra_net")));
+    std::ostringstream out;
+    archive.save_to(out);
+    const std::string bytes = std::move(out).str();
+    write_file_atomic(file, bytes);
+    write_file_atomic(file.string() + ".sha256", game::to_hex(game::sha256(bytes)) + "  " + file.filename().string() + "\n");
+  };
+  write(dir / "v2.ckpt", encoder::kVersion + 1);
+  try {
+    load_checkpoint(dir / "v2.ckpt", nullptr, nullptr, {false});
+    ADD_FAILURE() << "loaded a checkpoint of another encoder version";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("v2.ckpt"), std::string::npos) << m;
+    EXPECT_NE(m.find("observation layout (encoder) version " + std::to_string(encoder::kVersion + 1) +
+                     ", this build encodes version " + std::to_string(encoder::kVersion)),
+              std::string::npos)
+        << m;
+  }
+  // Without the field: version 1. This stub lacks the later fields, so it is refused either way;
+  // the refusal names the version only when this build's version is not 1.
+  write(dir / "old.ckpt", std::nullopt);
+  try {
+    load_checkpoint(dir / "old.ckpt", nullptr, nullptr, {false});
+    ADD_FAILURE() << "a stub checkpoint loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("encoder) version 1,") != std::string::npos, encoder::kVersion != 1) << e.what();
+  }
+  // What save_checkpoint writes reads back.
+  HydraNet net(config.model);
+  save_checkpoint(dir / "now.ckpt", data_at(1), *net);
+  EXPECT_NO_THROW(load_checkpoint(dir / "now.ckpt", net.get()));
+}
+
 TEST_F(Checkpoints, PointersRetentionAndFallback) {
   HydraNet net(config.model);
   CheckpointDir store(dir, 2);
@@ -276,9 +322,10 @@ TEST_F(Checkpoints, ExportWritesTheStateDict) {
   const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto dict = torch::pickle_load(bytes).toGenericDict();
   const auto params = net->named_parameters();
-  ASSERT_EQ(dict.size(), params.size());
+  ASSERT_EQ(dict.size(), params.size() + 1);  // the weights and the encoder version
   for (const auto& p : params) EXPECT_TRUE(torch::equal(dict.at(p.key()).toTensor(), p.value())) << p.key();
   EXPECT_TRUE(dict.contains("blocks.1.se_fc2.bias"));
+  EXPECT_EQ(dict.at(std::string(kExportEncoderVersion)).toTensor().item<std::int64_t>(), encoder::kVersion);
 }
 
 }  // namespace

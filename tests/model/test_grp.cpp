@@ -54,7 +54,7 @@ TEST(Grp, ExpectedPointsByHand) {
 TEST(Grp, RewardsTelescopeToTheGameResult) {
   torch::manual_seed(11);
   GrpNet grp(config::ModelConfig{});
-  const std::vector<KyokuState> game = {
+  const std::vector<game::KyokuStart> game = {
       {0, 0, 0, {25000, 25000, 25000, 25000}}, {1, 0, 0, {33000, 17000, 25000, 25000}},
       {2, 1, 1, {33000, 17000, 21000, 28000}}, {4, 0, 0, {41000, 12000, 19000, 28000}},
       {7, 0, 0, {30000, 12000, 30000, 28000}}};

@@ -82,7 +82,7 @@ Rollout make_rollout(hydra::model::HydraNetImpl& net, int n, int episode, std::u
   r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + n);
   const auto value = out.value.cpu().reshape({n}).contiguous();
   r.value.assign(value.data_ptr<float>(), value.data_ptr<float>() + n);
-  r.decisions = n;
+  r.all_decisions = n;
   return r;
 }
 

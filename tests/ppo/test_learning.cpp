@@ -35,7 +35,7 @@
 #include "hydra/ppo/learner.hpp"
 #include "hydra/ppo/loss.hpp"
 #include "hydra/selfplay/actors.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 
 namespace {
 
@@ -125,7 +125,7 @@ Rollout play(InferenceModel& actor, const std::vector<Situation>& situations, in
     for (int o = 0; o < 3; ++o) r.opp_waits.push_back(0);
     r.version.push_back(0);
   }
-  r.decisions = n;
+  r.all_decisions = n;
   return r;
 }
 
@@ -182,7 +182,7 @@ TEST(PpoLearning, ContextualBanditReachesItsOptimalPolicy) {
 class RiggedSeat final : public hydra::selfplay::KyokuRewardModel {
  public:
   explicit RiggedSeat(int seat) : seat_(seat) {}
-  std::vector<std::array<double, 4>> rewards(const std::vector<hydra::selfplay::KyokuStart>& kyoku,
+  std::vector<std::array<double, 4>> rewards(const std::vector<hydra::game::KyokuStart>& kyoku,
                                              const std::array<int, 4>&) override {
     std::vector<std::array<double, 4>> out(kyoku.size(), std::array<double, 4>{});
     for (auto& r : out) r[static_cast<std::size_t>(seat_)] = 1.0;
@@ -197,7 +197,7 @@ class RiggedSeat final : public hydra::selfplay::KyokuRewardModel {
 class NamedReward final : public hydra::selfplay::KyokuRewardModel {
  public:
   static double of(std::size_t kyoku, std::size_t seat) { return 10.0 * static_cast<double>(seat + 1) + static_cast<double>(kyoku + 1); }
-  std::vector<std::array<double, 4>> rewards(const std::vector<hydra::selfplay::KyokuStart>& kyoku,
+  std::vector<std::array<double, 4>> rewards(const std::vector<hydra::game::KyokuStart>& kyoku,
                                              const std::array<int, 4>&) override {
     std::vector<std::array<double, 4>> out(kyoku.size());
     for (std::size_t k = 0; k < kyoku.size(); ++k)

@@ -16,12 +16,13 @@
 #include <torch/torch.h>
 
 #include "hydra/common/config.hpp"
+#include "hydra/model/runtime.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/actors.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/policy.hpp"
 
 namespace hydra::selfplay {
@@ -251,11 +252,13 @@ TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromSco
 }
 
 TEST(ResolveDevice, NamesAndErrors) {
-  EXPECT_TRUE(resolve_device("cpu").is_cpu());
-  EXPECT_THROW(resolve_device("tpu"), Error);
+  EXPECT_TRUE(torch::Device(model::resolve_device("cpu")).is_cpu());
+  EXPECT_THROW(model::resolve_device("tpu"), Error);
+  EXPECT_THROW(model::resolve_device("cuda:x"), Error);
   if (!torch::cuda::is_available()) {
-    EXPECT_TRUE(resolve_device("auto").is_cpu());
-    EXPECT_THROW(resolve_device("cuda"), Error);
+    EXPECT_TRUE(torch::Device(model::resolve_device("auto")).is_cpu());
+    EXPECT_THROW(model::resolve_device("cuda"), Error);
+    EXPECT_THROW(model::resolve_device("cuda:0"), Error);
   }
 }
 

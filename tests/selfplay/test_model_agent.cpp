@@ -25,7 +25,7 @@
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/eval_report.hpp"
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/rollout.hpp"
 

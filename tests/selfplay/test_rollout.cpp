@@ -24,7 +24,7 @@ Rollout one_episode(int n, std::int16_t action) {
   }
   r.games = 1;
   r.kyoku = 1;
-  r.decisions = n;
+  r.all_decisions = n;
   return r;
 }
 
@@ -37,7 +37,7 @@ TEST(Rollout, AppendConcatenatesEveryFieldAndTheCounters) {
   EXPECT_EQ(a.action[3], 7);
   EXPECT_EQ(a.done[2], 1);
   EXPECT_EQ(a.games, 2);
-  EXPECT_EQ(a.decisions, 5);
+  EXPECT_EQ(a.all_decisions, 5);
   a.check();
   a.clear();
   EXPECT_EQ(a.size(), 0U);

@@ -47,8 +47,8 @@ struct RulesConfig {
   }
 };
 
-// Size, numerics and loss weights of the SE-ResNet and the GRP network (spec sections 6, 7;
-// docs/MODEL.md). Head sizes default to the spec's; loss weights w_* multiply each head's loss.
+// Size, numerics and loss weights of the SE-ResNet and the GRP network (docs/MODEL.md,
+// docs/PRETRAIN.md). Head sizes default to the spec's; loss weights w_* multiply each head's loss.
 struct ModelConfig {
   int blocks = 40;
   int channels = 256;
@@ -92,7 +92,7 @@ struct ModelConfig {
   }
 };
 
-// Checkpoint files of a run (spec section 9; docs/CHECKPOINTS.md).
+// Checkpoint files of a run (docs/CHECKPOINTS.md).
 struct CheckpointConfig {
   int keep = 5;  // newest checkpoints kept; the `best` one is kept as well; 0 keeps all
 
@@ -102,7 +102,7 @@ struct CheckpointConfig {
   }
 };
 
-// Self-play actors (spec sections 6-7; docs/SELFPLAY.md): lock-step games batched through a
+// Self-play actors (docs/SELFPLAY.md): lock-step games batched through a
 // cloned inference model, and the opponent mix.
 struct SelfplayConfig {
   int games = 64;             // concurrent games, split into two groups that alternate
@@ -135,7 +135,7 @@ struct SelfplayConfig {
   }
 };
 
-// The PPO learner (spec section 7; docs/PPO.md).
+// The PPO learner (docs/PPO.md).
 struct PpoConfig {
   int rollout_samples = 4096;   // decisions collected per update
   int minibatch = 512;
@@ -224,7 +224,7 @@ struct TrainConfig {
   }
 };
 
-// Behaviour cloning and GRP training from logs (spec section 7; docs/PRETRAIN.md).
+// Behaviour cloning and GRP training from logs (docs/PRETRAIN.md).
 struct PretrainConfig {
   std::vector<std::string> data;    // directories, files or globs of .json(.gz) mjai / Tenhou logs
   double val_fraction = 0.1;        // share of files (by a seeded hash of the path) held out

@@ -1,6 +1,6 @@
 #pragma once
 
-// The pretraining dataset (spec section 7; docs/PRETRAIN.md): a stream of decision samples from
+// The pretraining dataset (docs/PRETRAIN.md): a stream of decision samples from
 // mjai logs (.json / .json.gz, both dialects) and Tenhou logs (via convert.hpp), for behaviour
 // cloning. Files are decoded and replayed in parallel (hydra::parallel_for); every decision of
 // every seat becomes one Sample; samples pass through a shuffle buffer in an order fixed by the
@@ -30,7 +30,7 @@ inline constexpr int kSampleActions = 46;
 inline constexpr int kSampleContext = 16;
 inline constexpr int kSampleDanger = 3 * encoder::kTiles;
 
-// Decision types for per-type accuracy (spec section 7), named by the action taken.
+// Decision types for per-type accuracy (docs/PRETRAIN.md), named by the action taken.
 enum class DecisionType : std::uint8_t { discard, riichi, chi, pon, kan, agari, pass };
 inline constexpr int kDecisionTypes = 7;
 std::string_view to_string(DecisionType t);

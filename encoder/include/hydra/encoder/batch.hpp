@@ -1,9 +1,10 @@
 #pragma once
 
-// A batch of observations in one contiguous [N, 85, 34] float buffer, filled slot by slot from
-// the seats waiting to act: the self-play loop gathers one observation per decision, hands the
-// whole buffer to the model (a tensor made over data() without a copy), then clears it. The
-// buffer is allocated once (or supplied by the caller, e.g. pinned host memory) and never grows.
+// A batch of observations in one contiguous [N, 85, 34] float buffer, filled slot by slot (one
+// observation per decision, optionally under a suit permutation), then cleared. The buffer is
+// allocated once (or supplied by the caller) and never grows. Used by the encoder's benchmark
+// (tests/bench/bench_encoder.cpp) and property tests to time and check batched encoding; the
+// self-play actors and the arena lay out their own per-policy batches (selfplay/).
 
 #include <cstddef>
 #include <memory>

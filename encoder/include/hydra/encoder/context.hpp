@@ -1,6 +1,6 @@
 #pragma once
 
-// The 16-value score context the network reads next to the 85x34 planes (spec section 6), from
+// The 16-value score context the network reads next to the 85x34 planes (docs/MODEL.md), from
 // one player's view. One torch-free definition shared by the actors, the pretraining dataset,
 // the model agents and model::score_context:
 //   [0,4)   score / 100,000 of self, shimocha, toimen, kamicha

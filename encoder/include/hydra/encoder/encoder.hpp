@@ -1,6 +1,6 @@
 #pragma once
 
-// The per-seat observation encoder (spec section 5).
+// The per-seat observation encoder (docs/ENCODER.md).
 //
 //   Encoder enc(seat);                 // one per observing seat
 //   view.apply(e); enc.observe(view, e);   // for every event, after the seat's view applied it

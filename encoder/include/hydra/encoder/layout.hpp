@@ -1,6 +1,6 @@
 #pragma once
 
-// The observation layout (spec section 5): 85 channels x 34 tile types of float, row-major
+// The observation layout (docs/ENCODER.md): 85 channels x 34 tile types of float, row-major
 // `channel * 34 + tile`, from one seat's view. Players other than the observer are in relative
 // order: 1 shimocha, 2 toimen, 3 kamicha (0 is the observer). docs/ENCODER.md has one row per
 // channel with its exact definition, value range and the events that change it.
@@ -12,6 +12,12 @@
 #include <cstdint>
 
 namespace hydra::encoder {
+
+// The version of the observation layout (these planes and the score context of context.hpp, as
+// docs/ENCODER.md defines them). Every checkpoint and export records the version it was trained
+// on, and a network of another version is refused: raise it with any change to what a plane or a
+// context value means, so an old network never reads observations it was not trained on.
+inline constexpr int kVersion = 1;
 
 inline constexpr int kChannels = 85;
 inline constexpr int kTiles = 34;

@@ -1,6 +1,6 @@
 #pragma once
 
-// The 46-action space (spec section 4, Mortal-compatible) and its legal mask.
+// The 46-action space (docs/ENGINE.md, Mortal-compatible) and its legal mask.
 //
 //   0-33   discard a tile type (in the kan-select decision: the kan's tile type)
 //   34-36  discard the red 5m / 5p / 5s

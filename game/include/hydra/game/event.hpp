@@ -2,7 +2,7 @@
 
 // mjai events as compact typed values: one flat, trivially copyable struct per event with
 // fixed-capacity arrays (no allocation), so the same value is log line, engine output, dataset
-// record and test fixture. The field names follow mjai (spec section 10); which fields an event
+// record and test fixture. The field names follow mjai (docs/LOGS.md); which fields an event
 // kind uses is listed at each field. Player names live beside the events (data::GameLog), not in
 // them, to keep Event free of strings.
 

@@ -38,6 +38,19 @@ Scores win_deltas(const WinResult& r, Seat winner, Seat discarder, Seat oya, int
 Scores exhaustive_draw_deltas(const std::array<bool, kNumSeats>& tenpai, const std::array<bool, kNumSeats>& nagashi,
                               Seat oya);
 
+// The round index of a kyoku (0 = East 1 ... 15 = North 4) from its round wind and number, as
+// start_kyoku and a view name them: the inverse of GameProgress::bakaze() and kyoku().
+constexpr int round_index(TileType bakaze, int kyoku) { return (bakaze.index() - 27) * 4 + kyoku - 1; }
+
+// The state at the start of a kyoku as the GRP model and the self-play rewards read it.
+struct KyokuStart {
+  int round = 0;  // round_index: E1 = 0 ... S4 = 7, West 8-11
+  int honba = 0;
+  int riichi_sticks = 0;
+  std::array<int, kNumSeats> scores{};  // absolute seats, points
+};
+KyokuStart kyoku_start(const Event& start_kyoku);
+
 // Where a game stands between kyoku.
 struct GameProgress {
   int round = 0;  // 0 = East 1 ... 15 = North 4

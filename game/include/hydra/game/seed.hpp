@@ -80,6 +80,15 @@ StreamKey derive(const Key<Tag>& parent, std::string_view label, std::initialize
   return derive_bytes(parent.bytes(), label, indices);
 }
 
+// Bytes [8*word, 8*word + 8) of a digest as a little-endian integer: how a key becomes a seed
+// (u64(stream_key(...).bytes()) for torch::manual_seed, network init) or a generator word.
+std::uint64_t u64(const Digest& d, std::size_t word = 0);
+
+// SHA-256(key || name) read as a fraction of 2^64, in [0, 1): the seeded hash split of a corpus
+// (a file is in the validation split when hash_fraction(key, name) < val_fraction; hydra
+// pretrain and hydra grp split the same files the same way for the same seed).
+double hash_fraction(const StreamKey& key, std::string_view name);
+
 // A fresh master seed from the OS entropy source (for runs started without one; log it).
 MasterSeed random_master_seed();
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Checkpoints (spec section 9, docs/CHECKPOINTS.md). One file per checkpoint holding the model,
+// Checkpoints (docs/CHECKPOINTS.md). One file per checkpoint holding the model,
 // the optimizer, RNG states, step counter, config, metrics, scheduler and the caller's own state
 // (JSON plus named tensors), with a format version. Files are written atomically and carry a
 // SHA-256 sidecar (`FILE.sha256`, sha256sum format) that loading verifies first.
@@ -77,6 +77,15 @@ class CheckpointDir {
   std::filesystem::path dir_;
   int keep_;
 };
+
+// Another network's weights inside a checkpoint's caller tensors, under a name prefix (the
+// trainer keeps its self-play snapshot and opponent pool this way): every parameter and buffer
+// of `net` as a CPU tensor named prefix + its name.
+void save_prefixed(const torch::nn::Module& net, const std::string& prefix, CheckpointData& out);
+// Copies them back into `net` (the same architecture); a missing tensor or one of another shape
+// is a hydra::Error naming `file`.
+void load_prefixed(torch::nn::Module& net, const std::string& prefix, const CheckpointData& in,
+                   const std::filesystem::path& file);
 
 // Writes named tensors as a Python-loadable dict (`torch.load(f, weights_only=True)` gives a
 // dict of CPU tensors), atomically.

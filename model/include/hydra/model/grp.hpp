@@ -1,6 +1,6 @@
 #pragma once
 
-// The global reward predictor of spec section 7: a GRU over a game's kyoku sequence that
+// The global reward predictor of docs/PRETRAIN.md: a GRU over a game's kyoku sequence that
 // predicts the final rank permutation, and the per-kyoku rewards derived from it.
 //
 // Rank permutations: index p in [0,24) names the tuple (rank of seat 0, ..., rank of seat 3),
@@ -15,6 +15,7 @@
 #include <torch/torch.h>
 
 #include "hydra/common/config.hpp"
+#include "hydra/game/kyoku.hpp"
 
 namespace hydra::model {
 
@@ -27,17 +28,11 @@ int permutation_index(const Ranks& ranks);
 // Final ranks from final scores; ties go to the seat nearer the first dealer (Tenhou).
 Ranks final_ranks(const std::array<int, 4>& scores);
 
-// The state at the start of one kyoku, as the GRP sees it.
-struct KyokuState {
-  int round = 0;        // E1 = 0 ... S4 = 7, West 8-11
-  int honba = 0;
-  int riichi_sticks = 0;
-  std::array<int, 4> scores{};  // absolute seats, points
-};
-// [round, honba, riichi sticks, 4 scores / 10,000] (spec section 7).
-std::array<float, kGrpFeatures> grp_features(const KyokuState& state);
+// The GRP's features of the state at the start of one kyoku (game::KyokuStart):
+// [round, honba, riichi sticks, 4 scores / 10,000] (docs/PRETRAIN.md).
+std::array<float, kGrpFeatures> grp_features(const game::KyokuStart& state);
 // [1, T, 7] features of a kyoku sequence.
-torch::Tensor grp_sequence(const std::vector<KyokuState>& states);
+torch::Tensor grp_sequence(const std::vector<game::KyokuStart>& states);
 
 // GRU (batch first) over [B,T,7] -> per-step logits [B,T,24]. Causal, so the logits at step t
 // are the prediction from the prefix 0..t: one pass scores every prefix of a game, and padding
@@ -56,7 +51,7 @@ class GrpNetImpl : public torch::nn::Cloneable<GrpNetImpl> {
 };
 TORCH_MODULE(GrpNet);
 
-// Placement points per rank used for training rewards (spec section 1 uma).
+// Placement points per rank used for training rewards (the uma of docs/RULES.md).
 inline constexpr std::array<double, 4> kPlacementPoints{3.0, 1.0, -1.0, -3.0};
 
 // Expected placement points of each seat under permutation probabilities probs[..., 24]:
@@ -68,7 +63,7 @@ torch::Tensor expected_points(const torch::Tensor& probs, const std::array<doubl
 // GRP after seeing kyoku 0..t (t < n); E_n = the actual placement points of final_ranks().
 // reward[t][seat] = E_{t+1} - E_t, so the rewards of a seat sum to its actual placement points
 // minus the GRP's expectation at the start of the game.
-std::vector<std::array<double, 4>> kyoku_rewards(GrpNetImpl& grp, const std::vector<KyokuState>& kyoku,
+std::vector<std::array<double, 4>> kyoku_rewards(GrpNetImpl& grp, const std::vector<game::KyokuStart>& kyoku,
                                                  const std::array<int, 4>& final_scores,
                                                  const std::array<double, 4>& points = kPlacementPoints);
 

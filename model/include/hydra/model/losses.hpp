@@ -1,6 +1,6 @@
 #pragma once
 
-// Losses that belong to the model (spec section 6): masked policy cross-entropy, value MSE, GRP
+// Losses that belong to the model (docs/MODEL.md): masked policy cross-entropy, value MSE, GRP
 // cross-entropy, tenpai BCE and danger focal BCE, plus the weighted total. All take logits.
 
 #include <torch/torch.h>

@@ -1,6 +1,6 @@
 #pragma once
 
-// The SE-ResNet policy/value network of spec section 6. Layout and parameter names are
+// The SE-ResNet policy/value network of docs/MODEL.md. Layout and parameter names are
 // documented in docs/MODEL.md and mirrored by the PyTorch module in scripts/model_reference.py,
 // so an exported state dict loads there unchanged.
 
@@ -13,15 +13,20 @@
 #include <torch/torch.h>
 
 #include "hydra/common/config.hpp"
+#include "hydra/encoder/context.hpp"
+#include "hydra/encoder/layout.hpp"
+#include "hydra/game/action.hpp"
+#include "hydra/game/event.hpp"
 
 namespace hydra::model {
 
-inline constexpr int kObsChannels = 85;
-inline constexpr int kTiles = 34;
-inline constexpr int kActions = 46;
-inline constexpr int kScoreContext = 16;
-inline constexpr int kRankPerms = 24;
-inline constexpr int kOpponents = 3;
+// The network's sizes are the encoder's and the game's (one home each).
+inline constexpr int kObsChannels = encoder::kChannels;
+inline constexpr int kTiles = encoder::kTiles;
+inline constexpr int kActions = game::kNumActions;
+inline constexpr int kScoreContext = encoder::kContextSize;
+inline constexpr int kRankPerms = 24;  // 4! final rank orders (model/grp.hpp)
+inline constexpr int kOpponents = game::kNumSeats - 1;
 
 // The network's outputs. Every head returns raw logits (or the raw value): probabilities come
 // from masked_softmax (policy), softmax (GRP) and sigmoid (tenpai, danger), and the losses take
@@ -92,7 +97,7 @@ class HydraNetImpl : public torch::nn::Cloneable<HydraNetImpl> {
   // obs [B,85,34], score_context [B,16] (see score_context()).
   Outputs forward(const torch::Tensor& obs, const torch::Tensor& score_context);
 
-  // Orthogonal init of spec section 6, drawn from a generator seeded with `seed` (the global
+  // Orthogonal init of docs/MODEL.md, drawn from a generator seeded with `seed` (the global
   // torch generator is left untouched). Called by reset() with seed 0; call again with the
   // run's network-init seed.
   void init_weights(std::uint64_t seed);
@@ -116,7 +121,7 @@ TORCH_MODULE(HydraNet);
 std::vector<std::pair<std::string, std::int64_t>> component_parameters(const torch::nn::Module& net);
 std::int64_t count_parameters(const torch::nn::Module& net);
 
-// The 16-value score context of spec section 6, from one player's view (encoder/context.hpp
+// The 16-value score context of docs/MODEL.md, from one player's view (encoder/context.hpp
 // holds the one definition; this is the model's name for it). `scores` are in
 // relative seat order (self, shimocha, toimen, kamicha), in points:
 //   [0,4)   score / 100,000

@@ -1,6 +1,6 @@
 #pragma once
 
-// The optimizer and learning-rate schedule of spec section 7: AdamW with weight decay on
+// The optimizer and learning-rate schedule of docs/PPO.md: AdamW with weight decay on
 // weight matrices only, and linear warmup followed by cosine decay.
 
 #include <cstdint>

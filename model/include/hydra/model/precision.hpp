@@ -1,6 +1,6 @@
 #pragma once
 
-// bf16 autocast for forward passes (spec section 6): on CUDA by default, optional on CPU.
+// bf16 autocast for forward passes (docs/MODEL.md): on CUDA by default, optional on CPU.
 // Parameters and optimizer state stay fp32; only the ops autocast lists (conv, linear, ...) run
 // in bf16. Autocast state is per thread: enter the guard in the thread that runs the forward.
 

@@ -20,8 +20,10 @@ struct RuntimeInfo {
 
 RuntimeInfo runtime_info();
 
-// Resolves a configured device name: "auto" picks cuda when available, else cpu; "cuda" without
-// a device is a hydra::Error. Returns "cpu" or "cuda".
-std::string resolve_device(std::string_view configured);
+// The one device resolution of every command and run.device: "cpu", "cuda", "cuda:N" or "auto"
+// (cuda when a CUDA device is available, else cpu). Returns the name to build a torch::Device
+// from ("auto" resolved); anything else, CUDA names without CUDA and a cuda:N beyond the machine's
+// devices are a hydra::Error naming the device.
+std::string resolve_device(std::string_view name);
 
 }  // namespace hydra::model

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hydra/common/config.hpp"
@@ -27,11 +28,14 @@ struct NetworkSummary {
 };
 NetworkSummary summarize(const config::ModelConfig& config);
 
+// The export's one entry that is not a weight: a 0-d int64 tensor holding encoder::kVersion.
+inline constexpr std::string_view kExportEncoderVersion = "_hydra.encoder_version";
+
 struct ExportResult {
   std::filesystem::path source;  // the checkpoint file read
   std::string kind;              // hydra_net or grp
   std::int64_t step = 0;
-  std::int64_t tensors = 0;
+  std::int64_t tensors = 0;       // weights and buffers (the version entry not counted)
   std::int64_t parameters = 0;
 };
 

@@ -8,7 +8,7 @@
 namespace hydra::ppo {
 
 // Episodes lie contiguously in decision order; done[i] = 1 marks each episode's last decision,
-// after which the bootstrap value is 0 (a kyoku ends the episode, spec section 7). With
+// after which the bootstrap value is 0 (a kyoku ends the episode, docs/PPO.md). With
 //   delta_i = reward_i + gamma * V_{i+1} * (1 - done_i) - V_i
 //   A_i     = delta_i + gamma * lambda * (1 - done_i) * A_{i+1}
 //   R_i     = A_i + V_i   (the value target)

@@ -1,6 +1,6 @@
 #pragma once
 
-// The PPO learner (spec section 7; docs/PPO.md): owns the training network, AdamW and the
+// The PPO learner (docs/PPO.md): owns the training network, AdamW and the
 // learning-rate schedule, and runs one PPO update per rollout. The actors evaluate a cloned
 // snapshot of net(); the trainer (trainer*.hpp) drives collection, checkpoints and metrics.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The PPO objective of spec section 7 on one minibatch: clipped surrogate, value MSE (no
+// The PPO objective of docs/PPO.md on one minibatch: clipped surrogate, value MSE (no
 // clipping), entropy bonus, optional KL anchor to a frozen (BC) policy, and the model's tenpai
 // and danger auxiliary losses; plus the monitoring numbers (approx-KL, clip fraction).
 

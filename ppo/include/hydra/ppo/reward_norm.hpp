@@ -1,6 +1,6 @@
 #pragma once
 
-// Running reward-std normalisation (spec section 7): rewards are divided by the standard
+// Running reward-std normalisation (docs/PPO.md): rewards are divided by the standard
 // deviation of the discounted return, tracked over every rollout seen so far with Welford's
 // algorithm. The return restarts at each episode (a kyoku) and rollouts hold whole episodes, so
 // no partial return carries from one rollout to the next; the state is just the moments.

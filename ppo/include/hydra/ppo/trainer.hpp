@@ -1,6 +1,6 @@
 #pragma once
 
-// The `hydra train` loop (spec section 7; docs/TRAINING.md): self-play actors and the PPO learner
+// The `hydra train` loop (docs/PPO.md; docs/TRAINING.md): self-play actors and the PPO learner
 // in one process.
 //
 //   loop: rollout = actors.collect(ppo.rollout_samples)      whole games

@@ -1,6 +1,6 @@
 #pragma once
 
-// Validation bookkeeping of behaviour cloning (spec section 7; docs/PRETRAIN.md): top-1 accuracy
+// Validation bookkeeping of behaviour cloning (docs/PRETRAIN.md): top-1 accuracy
 // per decision type, and the majority-class baseline for discards that the model's discard
 // accuracy has to beat. Torch-free: the trainer feeds it predicted and logged actions.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Behaviour cloning (spec section 7; docs/PRETRAIN.md): the SE-ResNet learns the logged action
+// Behaviour cloning (docs/PRETRAIN.md): the SE-ResNet learns the logged action
 // of every decision (masked cross-entropy), the final placement (value), the final rank
 // permutation (GRP head) and the opponents' tenpai and waits (aux heads), with AdamW, warmup +
 // cosine, gradient clipping and bf16 autocast on CUDA. This header holds the pieces the run loop

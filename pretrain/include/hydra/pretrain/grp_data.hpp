@@ -1,6 +1,6 @@
 #pragma once
 
-// Training data of the GRP model (spec section 7; docs/PRETRAIN.md): per game, the state at the
+// Training data of the GRP model (docs/PRETRAIN.md): per game, the state at the
 // start of every kyoku and the final ranking. Every prefix of the kyoku sequence is one training
 // example with the game's final rank permutation as its label; the causal GRU scores all of a
 // game's prefixes in one pass, so a game is stored once, not once per prefix.
@@ -21,7 +21,7 @@ namespace hydra::pretrain {
 
 struct GrpGame {
   std::string file;
-  std::vector<model::KyokuState> kyoku;  // start of each kyoku, in play order
+  std::vector<game::KyokuStart> kyoku;  // start of each kyoku, in play order
   std::array<int, 4> final_scores{};     // end_game scores, absolute seats
   model::Ranks ranks{};                  // model::final_ranks(final_scores)
   int permutation = 0;                   // model::permutation_index(ranks)

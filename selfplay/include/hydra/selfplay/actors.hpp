@@ -1,6 +1,6 @@
 #pragma once
 
-// Lock-step batched self-play (spec sections 6-7; docs/SELFPLAY.md). M concurrent games
+// Lock-step batched self-play (docs/SELFPLAY.md). M concurrent games
 // (config selfplay.games) in two groups that alternate: while one group's batch is evaluated on
 // a dedicated inference thread, the other group is stepped on the CPU (hydra::parallel_for over
 // its games). Stepping a game answers bot seats and forced moves directly and encodes every
@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/config.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/selfplay/policy.hpp"
 #include "hydra/selfplay/rollout.hpp"
@@ -35,21 +36,13 @@ enum class OpponentKind : std::uint8_t { self = 0, pool = 1, baseline = 2 };
 inline constexpr int kOpponentKinds = 3;
 const char* opponent_kind_name(OpponentKind k);  // "self", "pool", "baseline"
 
-// The start of one kyoku as a reward model sees it (absolute seats).
-struct KyokuStart {
-  int round = 0;  // E1 = 0 ... S4 = 7, West 8-11
-  int honba = 0;
-  int riichi_sticks = 0;
-  std::array<int, 4> scores{};
-};
-
 // Per-kyoku rewards of a finished game (a GRP: model::kyoku_rewards; the torch side provides
 // it). rewards(kyoku, final)[t][seat] is the reward of `seat` for kyoku t. Called from the thread
 // that runs collect(), never concurrently.
 class KyokuRewardModel {
  public:
   virtual ~KyokuRewardModel() = default;
-  virtual std::vector<std::array<double, 4>> rewards(const std::vector<KyokuStart>& kyoku,
+  virtual std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
                                                      const std::array<int, 4>& final_scores) = 0;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// 1v3 duplicate evaluation (spec section 8): every wall seed is played four times, the
+// 1v3 duplicate evaluation (docs/EVAL.md): every wall seed is played four times, the
 // challenger at seat 0, 1, 2 and 3 in turn and the champion in the other three seats. Seed i
 // uses the game key game_key(master, i) in all four games, so the four games share their walls
 // (wall keys depend on the game key, kyoku and honba only) and luck of the deal cancels out.

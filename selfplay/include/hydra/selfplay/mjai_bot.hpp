@@ -1,6 +1,6 @@
 #pragma once
 
-// An agent as an mjai bot (spec section 10, the Mortal-compatible protocol): the host sends the
+// An agent as an mjai bot (docs/EVAL.md, the Mortal-compatible protocol): the host sends the
 // game's events as JSON lines, either one event object per line or a JSON array of events per
 // line (mjai.app style); the bot answers every line with exactly one JSON line: its action when
 // the line gave its seat a decision, else {"type":"none"}.

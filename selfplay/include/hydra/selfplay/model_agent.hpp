@@ -1,6 +1,6 @@
 #pragma once
 
-// Checkpoint models as agents (spec sections 8 and 10): anywhere an agent is named - `hydra eval`,
+// Checkpoint models as agents (docs/EVAL.md): anywhere an agent is named - `hydra eval`,
 // `hydra bot`, `hydra selfplay` - a name without the "bot:" prefix is a hydra_net checkpoint.
 //
 // A ModelAgent keeps its own encoder::Observer (a view and an encoder) for its seat, fed with

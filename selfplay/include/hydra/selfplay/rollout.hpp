@@ -1,7 +1,7 @@
 #pragma once
 
 // What the self-play actors hand the PPO learner: whole episodes (one seat's decisions in one
-// kyoku, spec section 7), each stored contiguously in decision order, as flat arrays indexed by
+// kyoku, docs/SELFPLAY.md), each stored contiguously in decision order, as flat arrays indexed by
 // decision i in [0, size()). Torch-free, so actors fill it without touching LibTorch and the
 // learner turns it into tensors in one copy per field.
 //
@@ -18,12 +18,13 @@
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/action.hpp"
+#include "hydra/game/event.hpp"
 
 namespace hydra::selfplay {
 
 inline constexpr int kActions = game::kNumActions;
 inline constexpr int kContext = encoder::kContextSize;  // encoder::score_context()
-inline constexpr int kOpponents = 3;
+inline constexpr int kOpponents = game::kNumSeats - 1;  // the danger head's opponents
 
 struct Rollout {
   // Per decision.
@@ -48,7 +49,7 @@ struct Rollout {
   // Per rollout (monitoring; not used by the loss).
   std::int64_t games = 0;      // games finished while collecting
   std::int64_t kyoku = 0;
-  std::int64_t decisions = 0;  // every decision taken by any agent, learner seats or not
+  std::int64_t all_decisions = 0;  // every decision of those games, any seat or agent (size(): the stored ones)
 
   std::size_t size() const { return action.size(); }
   void clear();

@@ -13,20 +13,20 @@
 
 namespace hydra::encoder {
 
-struct Snapshot {
+struct DecisionPoint {
   Observer obs;        // planes encoded (clean) at the decision point
   GroupMask touched;   // the groups the last event dirtied: what an incremental encode rewrites
 };
 
-enum class SnapshotKind {
+enum class DecisionKind {
   any_decision,         // every decision point
   after_other_discard,  // right after another seat's discard (call or pass decisions)
   after_own_draw,       // right after the own draw
 };
 
-// Up to `max` snapshots of the chosen kind, in event order, from random-agent games 0, 1, ...
+// Up to `max` decision points of the chosen kind, in event order, from random-agent games 0, 1, ...
 // of master seed `seed` under `rules` (at most `games` games are played).
-std::vector<Snapshot> decision_snapshots(const game::TableRules& rules, SnapshotKind kind, int games,
+std::vector<DecisionPoint> decision_points(const game::TableRules& rules, DecisionKind kind, int games,
                                          std::size_t max, std::uint64_t seed = 2026);
 
 }  // namespace hydra::encoder

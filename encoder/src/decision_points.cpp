@@ -1,4 +1,4 @@
-#include "hydra/encoder/snapshots.hpp"
+#include "hydra/encoder/decision_points.hpp"
 
 #include <array>
 
@@ -7,9 +7,9 @@
 
 namespace hydra::encoder {
 
-std::vector<Snapshot> decision_snapshots(const game::TableRules& rules, SnapshotKind kind, int games,
+std::vector<DecisionPoint> decision_points(const game::TableRules& rules, DecisionKind kind, int games,
                                          std::size_t max, std::uint64_t seed) {
-  std::vector<Snapshot> out;
+  std::vector<DecisionPoint> out;
   std::array<game::RandomAgent, game::kNumSeats> agents;
   game::Legal legal;
   for (int g = 0; g < games && out.size() < max; ++g) {
@@ -27,9 +27,9 @@ std::vector<Snapshot> decision_snapshots(const game::TableRules& rules, Snapshot
         o.view().legal(legal);
         if (legal.phase == game::Phase::idle) continue;
         const bool own = e.actor == game::Seat(s);
-        const bool keep = kind == SnapshotKind::any_decision ||
-                          (kind == SnapshotKind::after_other_discard && e.type == game::EventType::dahai && !own) ||
-                          (kind == SnapshotKind::after_own_draw && e.type == game::EventType::tsumo && own);
+        const bool keep = kind == DecisionKind::any_decision ||
+                          (kind == DecisionKind::after_other_discard && e.type == game::EventType::dahai && !own) ||
+                          (kind == DecisionKind::after_own_draw && e.type == game::EventType::tsumo && own);
         if (keep && out.size() < max) {
           out.push_back({o, touched});
           out.back().obs.encode();

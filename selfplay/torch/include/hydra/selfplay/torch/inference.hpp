@@ -1,6 +1,6 @@
 #pragma once
 
-// Inference snapshots of the network for self-play, eval and bots (spec section 6): a no-grad
+// Inference snapshots of the network for self-play, eval and bots (docs/MODEL.md): a no-grad
 // deep copy of a HydraNet on a device behind the torch-free BatchPolicy interface (policy.hpp).
 //
 // publish() copies the learner's weights into a NEW snapshot and swaps the pointer under a mutex:
@@ -50,34 +50,31 @@ class InferenceModel final : public BatchPolicy {
   const config::ModelConfig& model_config() const { return config_; }
 
  private:
-  struct Snapshot {
+  struct Weights {
     mutable model::HydraNet net{nullptr};  // forward() is non-const; the weights never change
     std::int64_t version = 0;
   };
-  std::shared_ptr<const Snapshot> current() const;
-  std::shared_ptr<const Snapshot> copy_of(const model::HydraNetImpl& net, std::int64_t version) const;
+  std::shared_ptr<const Weights> current() const;
+  std::shared_ptr<const Weights> copy_of(const model::HydraNetImpl& net, std::int64_t version) const;
 
   torch::Device device_;
   config::ModelConfig config_;
   mutable std::mutex mu_;
-  std::shared_ptr<const Snapshot> snapshot_;
+  std::shared_ptr<const Weights> snapshot_;
 };
-
-// "cpu", "cuda" or "auto" (cuda when available) -> a device; throws hydra::Error otherwise.
-torch::Device resolve_device(const std::string& name);
 
 // A hydra_net checkpoint as a policy (model config from the checkpoint's config, version = its
 // step). Errors name the file.
 std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device);
 
-// load_policy on resolve_device(device): the PolicyLoader (model_agent.hpp) of checkpoint agents.
+// load_policy on model::resolve_device(device): the PolicyLoader (model_agent.hpp) of checkpoint agents.
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device);
 
 // GRP rewards (model::kyoku_rewards) from a checkpoint of kind "grp", on the CPU.
 class GrpRewardModel final : public KyokuRewardModel {
  public:
   explicit GrpRewardModel(const std::filesystem::path& path);
-  std::vector<std::array<double, 4>> rewards(const std::vector<KyokuStart>& kyoku,
+  std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
                                              const std::array<int, 4>& final_scores) override;
 
  private:

@@ -1,6 +1,7 @@
 // Inference snapshots (inference.hpp).
 
-#include "hydra/selfplay/inference.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
+#include "hydra/model/runtime.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -28,9 +29,9 @@ config::Config stored_config(const std::filesystem::path& path, const model::Che
 InferenceModel::InferenceModel(const model::HydraNetImpl& net, torch::Device device, std::int64_t version)
     : device_(device), config_(net.config()), snapshot_(copy_of(net, version)) {}
 
-std::shared_ptr<const InferenceModel::Snapshot> InferenceModel::copy_of(const model::HydraNetImpl& net,
+std::shared_ptr<const InferenceModel::Weights> InferenceModel::copy_of(const model::HydraNetImpl& net,
                                                                          std::int64_t version) const {
-  auto s = std::make_shared<Snapshot>();
+  auto s = std::make_shared<Weights>();
   {
     // The copy is a plain tensor copy: no autograd history, whatever mode the caller is in.
     torch::NoGradGuard no_grad;
@@ -42,7 +43,7 @@ std::shared_ptr<const InferenceModel::Snapshot> InferenceModel::copy_of(const mo
   return s;
 }
 
-std::shared_ptr<const InferenceModel::Snapshot> InferenceModel::current() const {
+std::shared_ptr<const InferenceModel::Weights> InferenceModel::current() const {
   const std::lock_guard lock(mu_);
   return snapshot_;
 }
@@ -118,20 +119,6 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
   }
 }
 
-torch::Device resolve_device(const std::string& name) {
-  if (name == "auto") return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
-  if (name == "cpu") return torch::Device(torch::kCPU);
-  if (name.rfind("cuda", 0) == 0) {
-    if (!torch::cuda::is_available()) throw Error("device '" + name + "': CUDA is not available in this build or machine");
-    try {
-      return torch::Device(name);
-    } catch (const std::exception&) {
-      throw Error("device '" + name + "': expected cpu, cuda, cuda:N or auto");
-    }
-  }
-  throw Error("device '" + name + "': expected cpu, cuda, cuda:N or auto");
-}
-
 std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device) {
   model::LoadOptions options;
   options.restore_rng = false;
@@ -145,7 +132,7 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
 }
 
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device) {
-  return load_policy(path, resolve_device(device));
+  return load_policy(path, torch::Device(model::resolve_device(device)));
 }
 
 GrpRewardModel::GrpRewardModel(const std::filesystem::path& path) {
@@ -160,13 +147,10 @@ GrpRewardModel::GrpRewardModel(const std::filesystem::path& path) {
   net_->eval();
 }
 
-std::vector<std::array<double, 4>> GrpRewardModel::rewards(const std::vector<KyokuStart>& kyoku,
+std::vector<std::array<double, 4>> GrpRewardModel::rewards(const std::vector<game::KyokuStart>& kyoku,
                                                            const std::array<int, 4>& final_scores) {
   torch::InferenceMode guard;
-  std::vector<model::KyokuState> states;
-  states.reserve(kyoku.size());
-  for (const KyokuStart& k : kyoku) states.push_back({k.round, k.honba, k.riichi_sticks, k.scores});
-  return model::kyoku_rewards(*net_, states, final_scores);
+  return model::kyoku_rewards(*net_, kyoku, final_scores);
 }
 
 }  // namespace hydra::selfplay

@@ -80,7 +80,7 @@ void BM_WriteGroup(benchmark::State& state) {
 }
 
 void incremental(benchmark::State& state, Kind kind) {
-  std::vector<DecisionPoint> snaps = snapshots(kind);  // own copies: encode() mutates the planes
+  std::vector<DecisionPoint> snaps = decision_points_of(kind);  // own copies: encode() mutates the planes
   std::vector<Encoder> encs;
   for (const DecisionPoint& s : snaps) encs.push_back(s.obs.encoder());
   std::size_t i = 0;

@@ -77,7 +77,7 @@ bool identical(const Rollout& a, const Rollout& b) {
          same_bytes(a.action, b.action) && same_bytes(a.logp, b.logp) && same_bytes(a.value, b.value) &&
          same_bytes(a.reward, b.reward) && same_bytes(a.done, b.done) && same_bytes(a.opp_waits, b.opp_waits) &&
          same_bytes(a.version, b.version) && same_bytes(a.game, b.game) && same_bytes(a.seat, b.seat) &&
-         a.games == b.games && a.kyoku == b.kyoku && a.decisions == b.decisions;
+         a.games == b.games && a.kyoku == b.kyoku && a.all_decisions == b.all_decisions;
 }
 
 TEST(Half, RoundTripsEveryFiniteHalf) {

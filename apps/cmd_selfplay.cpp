@@ -1,7 +1,8 @@
 // hydra selfplay --agents A,B,C,D | --model CKPT  --games N --seed S --out DIR [--rules NAME]
 //                [--threads T] [--device D] [--sample [--temperature T]]
 // Plays N games with the named agents (seat order; --model CKPT: the checkpoint in all four), in
-// parallel with oneTBB, and writes each as a gzipped Mortal-dialect mjai log
+// parallel with oneTBB (with checkpoint agents on the lock-step engine, their decisions batched
+// across games as in hydra eval), and writes each as a gzipped Mortal-dialect mjai log
 // (DIR/logs/game_000000.json.gz ...) plus DIR/stats.json. An agent is a built-in bot (bot:random,
 // bot:tsumogiri, bot:greedy; "random" and "tsumogiri" also work) or a checkpoint file
 // (selfplay/model_agent.hpp). Every game depends only on the master seed and its index
@@ -104,16 +105,8 @@ void run_selfplay(const SelfplayOptions& o) {
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
                                                           static_cast<std::size_t>(o.threads));
   std::vector<GameSummary> summaries(static_cast<std::size_t>(o.games));
-  const auto t0 = std::chrono::steady_clock::now();
-  hydra::parallel_for(0, static_cast<std::size_t>(o.games), [&](std::size_t g) {
-    // An exception in a worker is not lost: parallel_for rethrows it on the calling thread.
-    std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
-    std::array<game::Agent*, game::kNumSeats> seats{};
-    for (int s = 0; s < game::kNumSeats; ++s) {
-      agents[static_cast<std::size_t>(s)] = factory.make(names[static_cast<std::size_t>(s)]);
-      seats[static_cast<std::size_t>(s)] = agents[static_cast<std::size_t>(s)].get();
-    }
-    game::GameResult r = selfplay::play_observed(rules, game::game_key(master, static_cast<std::uint64_t>(g)), seats);
+  // Summary and log of one finished game (games are independent: any order writes the same files).
+  const auto record = [&](std::size_t g, game::GameResult r) {
     GameSummary& sum = summaries[g];
     sum.final_scores = r.final_scores;
     sum.ranks = r.ranks;
@@ -134,7 +127,28 @@ void run_selfplay(const SelfplayOptions& o) {
     char name[32];
     std::snprintf(name, sizeof name, "game_%06zu.json.gz", g);
     data::write_mjai(out / "logs" / name, log);
-  });
+  };
+  const auto agents_of = [&] {
+    std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
+    for (std::size_t s = 0; s < game::kNumSeats; ++s) agents[s] = factory.make(names[s]);
+    return agents;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto key_of = [&](std::size_t g) { return game::game_key(master, static_cast<std::uint64_t>(g)); };
+  if (models) {
+    // Checkpoint agents: the lock-step engine batches their decisions across games, as hydra eval.
+    selfplay::play_agents_lockstep(
+        rules, static_cast<std::size_t>(o.games), [&](std::size_t g) { return selfplay::AgentGameStart{agents_of(), key_of(g)}; },
+        record);
+  } else {
+    hydra::parallel_for(0, static_cast<std::size_t>(o.games), [&](std::size_t g) {
+      // An exception in a worker is not lost: parallel_for rethrows it on the calling thread.
+      const auto agents = agents_of();
+      std::array<game::Agent*, game::kNumSeats> seats{};
+      for (std::size_t s = 0; s < game::kNumSeats; ++s) seats[s] = agents[s].get();
+      record(g, selfplay::play_observed(rules, key_of(g), seats));
+    });
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json seats = nlohmann::ordered_json::array();

@@ -14,6 +14,7 @@
 #include "hydra/game/action.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/engine.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -74,162 +75,121 @@ bool batched(const EvalOptions& o) {
          dynamic_cast<BatchedAgent*>(make(o, o.champion).get()) != nullptr;
 }
 
-// One game of a lock-step pass.
-struct LiveGame {
-  std::size_t index = 0;  // in the list of games to play
-  Agents agents;
-  std::array<ObservingAgent*, game::kNumSeats> observers{};
-  std::array<BatchedAgent*, game::kNumSeats> models{};
-  std::unique_ptr<game::Table> table;
-  std::array<std::size_t, game::kNumSeats> seen{};
-  std::vector<game::Decision> waiting;  // model decisions of this pass
-  std::vector<std::size_t> slots;       // their rows in their policy's batch
-
-  void catch_up(std::size_t s) {
-    const std::vector<game::Event>& events = table->events();
-    for (; seen[s] < events.size(); ++seen[s]) observers[s]->observe(events[seen[s]]);
-  }
-  // Plays until the game ends or waits for model decisions (bots answered meanwhile).
-  void advance() {
-    waiting.clear();
-    while (!table->done()) {
-      const auto pending = table->pending();  // a copy: answering the last one replaces the list
-      for (const game::Decision& d : pending) {
-        const auto s = static_cast<std::size_t>(d.seat.index());
-        if (observers[s]) catch_up(s);
-        if (models[s]) waiting.push_back(d);
-        else table->act(d.seat, agents[s]->act(table->view(d.seat), d));
-      }
-      if (!waiting.empty()) return;
-    }
-    for (std::size_t s = 0; s < game::kNumSeats; ++s)
-      if (observers[s]) catch_up(s);
-  }
-};
-
-struct PolicyBatchBuffers {
-  std::vector<float> obs, context, probs, value;
-  std::vector<std::uint64_t> legal;
-  std::size_t rows = 0;
-  void resize(std::size_t n) {
-    rows = n;
-    obs.resize(n * static_cast<std::size_t>(encoder::kObsSize));
-    context.resize(n * static_cast<std::size_t>(encoder::kContextSize));
-    probs.resize(n * static_cast<std::size_t>(game::kNumActions));
-    value.resize(n);
-    legal.resize(n);
-  }
-};
-
-// Plays the games (seed, challenger seat) in lock step, kLockstepGames at a time; out[i] and the
-// progress calls come in a fixed order whatever the thread count.
+// Plays the games (seed, challenger seat) on the lock-step engine; out[i] and the progress calls
+// come in a fixed order whatever the thread count.
 void play_lockstep(const EvalOptions& o, const game::TableRules& rules,
                    const std::vector<std::pair<std::uint64_t, int>>& games, std::vector<GameOut>& out,
                    const std::function<void()>& on_finished) {
-  std::vector<std::unique_ptr<LiveGame>> live(std::min(kLockstepGames, games.size()));
-  std::size_t next = 0;
-  const auto start = [&](std::unique_ptr<LiveGame>& g) {
-    g = std::make_unique<LiveGame>();
-    g->index = next++;
-    const auto [seed, seat] = games[g->index];
-    g->agents = make_agents(o, seat);
-    const game::GameKey key = game::game_key(o.master, seed);
-    for (std::size_t s = 0; s < game::kNumSeats; ++s) {
-      g->observers[s] = dynamic_cast<ObservingAgent*>(g->agents[s].get());
-      g->models[s] = dynamic_cast<BatchedAgent*>(g->agents[s].get());
-      g->agents[s]->start_game(game::Seat(static_cast<int>(s)), key);
-    }
-    g->table = std::make_unique<game::Table>(rules, key, true);
-  };
-  std::vector<std::size_t> fresh;
-  for (std::size_t i = 0; i < live.size(); ++i) {
-    start(live[i]);
-    fresh.push_back(i);
-  }
-  std::vector<BatchPolicy*> policies;
-  std::vector<PolicyBatchBuffers> buffers;
-  for (;;) {
-    // Step the new games to their first model decisions; finished games make room, serially.
-    while (!fresh.empty()) {
-      hydra::parallel_for(0, fresh.size(), [&](std::size_t k) { live[fresh[k]]->advance(); });
-      std::vector<std::size_t> again;
-      for (std::size_t i : fresh) {
-        LiveGame& g = *live[i];
-        if (!g.table->done()) continue;
-        game::GameResult r;
-        r.final_scores = g.table->final_scores();
-        r.ranks = game::ranks(r.final_scores);
-        r.decisions = g.table->decisions();
-        r.kyoku = g.table->kyoku_played();
-        r.events = g.table->take_events();
-        const auto [seed, seat] = games[g.index];
-        out[g.index] = game_out(o, rules, seed, seat, std::move(r));
+  play_agents_lockstep(
+      rules, games.size(),
+      [&](std::size_t i) {
+        const auto [seed, seat] = games[i];
+        return AgentGameStart{make_agents(o, seat), game::game_key(o.master, seed)};
+      },
+      [&](std::size_t i, game::GameResult r) {
+        const auto [seed, seat] = games[i];
+        out[i] = game_out(o, rules, seed, seat, std::move(r));
         on_finished();
-        live[i].reset();
-        if (next < games.size()) {
-          start(live[i]);
-          again.push_back(i);
-        }
-      }
-      fresh = std::move(again);
-    }
-    // Rows per policy, in game slot order then decision order.
-    policies.clear();
-    std::vector<std::size_t> rows;
-    for (auto& g : live) {
-      if (!g) continue;
-      g->slots.clear();
-      for (const game::Decision& d : g->waiting) {
-        BatchPolicy* p = g->models[static_cast<std::size_t>(d.seat.index())]->policy();
-        auto it = std::find(policies.begin(), policies.end(), p);
-        if (it == policies.end()) {
-          policies.push_back(p);
-          rows.push_back(0);
-          it = policies.end() - 1;
-        }
-        const auto k = static_cast<std::size_t>(it - policies.begin());
-        g->slots.push_back(k << 32 | rows[k]++);
-      }
-    }
-    if (policies.empty()) break;  // every game is done
-    if (buffers.size() < policies.size()) buffers.resize(policies.size());
-    for (std::size_t k = 0; k < policies.size(); ++k) buffers[k].resize(rows[k]);
-    const auto row = [&](std::size_t slot, auto member, std::size_t width) {
-      return (buffers[slot >> 32].*member).data() + (slot & 0xFFFFFFFFu) * width;
-    };
-    hydra::parallel_for(0, live.size(), [&](std::size_t i) {
-      if (!live[i]) return;
-      LiveGame& g = *live[i];
-      for (std::size_t j = 0; j < g.waiting.size(); ++j) {
-        const game::Decision& d = g.waiting[j];
-        const std::size_t slot = g.slots[j];
-        g.models[static_cast<std::size_t>(d.seat.index())]->prepare(
-            g.table->view(d.seat), d, row(slot, &PolicyBatchBuffers::obs, encoder::kObsSize),
-            row(slot, &PolicyBatchBuffers::context, static_cast<std::size_t>(encoder::kContextSize)), row(slot, &PolicyBatchBuffers::legal, 1));
-      }
-    });
-    for (std::size_t k = 0; k < policies.size(); ++k) {
-      PolicyBatchBuffers& b = buffers[k];
-      policies[k]->evaluate({b.obs.data(), b.context.data(), b.legal.data(), static_cast<int>(b.rows)},
-                            {b.probs.data(), b.value.data()});
-    }
-    fresh.clear();
-    hydra::parallel_for(0, live.size(), [&](std::size_t i) {
-      if (!live[i]) return;
-      LiveGame& g = *live[i];
-      for (std::size_t j = 0; j < g.waiting.size(); ++j) {
-        const game::Decision& d = g.waiting[j];
-        const game::Action a = g.models[static_cast<std::size_t>(d.seat.index())]->finish(
-            d, row(g.slots[j], &PolicyBatchBuffers::probs, static_cast<std::size_t>(game::kNumActions)));
-        g.table->act(d.seat, a);
-      }
-    });
-    for (std::size_t i = 0; i < live.size(); ++i)
-      if (live[i]) fresh.push_back(i);
-  }
+      });
 }
 
 }  // namespace
+
+namespace {
+
+// A game of four agents on the engine: batched agents' decisions go to their policy's rows,
+// every other agent answers inline. Observing agents read the recorded events before they act.
+class AgentGame final : public EngineGame {
+ public:
+  AgentGame(const game::TableRules& rules, std::size_t index, AgentGameStart start)
+      : index_(index), agents_(std::move(start.agents)) {
+    for (std::size_t s = 0; s < game::kNumSeats; ++s) {
+      HYDRA_CHECK(agents_[s] != nullptr, "a lock-step game needs four agents");
+      observers_[s] = dynamic_cast<ObservingAgent*>(agents_[s].get());
+      models_[s] = dynamic_cast<BatchedAgent*>(agents_[s].get());
+      agents_[s]->start_game(game::Seat(static_cast<int>(s)), start.key);
+    }
+    table_ = std::make_unique<game::Table>(rules, start.key, true);
+  }
+
+  game::Table& table() override { return *table_; }
+  BatchPolicy* policy(const game::Decision& d) override {
+    const auto s = static_cast<std::size_t>(d.seat.index());
+    if (observers_[s]) catch_up(s);
+    return models_[s] ? models_[s]->policy() : nullptr;
+  }
+  game::Action act(const game::Decision& d) override {
+    return agents_[static_cast<std::size_t>(d.seat.index())]->act(table_->view(d.seat), d);
+  }
+  void encode(const game::Decision& d, const Row& row) override {
+    models_[static_cast<std::size_t>(d.seat.index())]->prepare(table_->view(d.seat), d, row.obs, row.context, row.legal);
+  }
+  game::Action choose(const game::Decision& d, const RowResult& r) override {
+    return models_[static_cast<std::size_t>(d.seat.index())]->finish(d, r.probs);
+  }
+
+  std::size_t index() const { return index_; }
+  game::GameResult result() {
+    for (std::size_t s = 0; s < game::kNumSeats; ++s)
+      if (observers_[s]) catch_up(s);
+    game::GameResult r;
+    r.final_scores = table_->final_scores();
+    r.ranks = game::ranks(r.final_scores);
+    r.decisions = table_->decisions();
+    r.kyoku = table_->kyoku_played();
+    r.events = table_->take_events();
+    return r;
+  }
+
+ private:
+  void catch_up(std::size_t s) {
+    const std::vector<game::Event>& events = table_->events();
+    for (; seen_[s] < events.size(); ++seen_[s]) observers_[s]->observe(events[seen_[s]]);
+  }
+
+  std::size_t index_;
+  std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents_;
+  std::array<ObservingAgent*, game::kNumSeats> observers_{};
+  std::array<BatchedAgent*, game::kNumSeats> models_{};
+  std::unique_ptr<game::Table> table_;
+  std::array<std::size_t, game::kNumSeats> seen_{};
+};
+
+class AgentGameDriver final : public EngineDriver {
+ public:
+  AgentGameDriver(const game::TableRules& rules, std::size_t games,
+                  const std::function<AgentGameStart(std::size_t)>& start,
+                  const std::function<void(std::size_t, game::GameResult)>& done)
+      : rules_(rules), games_(games), start_(start), done_(done) {}
+  std::unique_ptr<EngineGame> next() override {
+    if (next_ >= games_) return nullptr;
+    const std::size_t i = next_++;
+    return std::make_unique<AgentGame>(rules_, i, start_(i));
+  }
+  void finished(std::unique_ptr<EngineGame> game) override {
+    auto& g = static_cast<AgentGame&>(*game);
+    done_(g.index(), g.result());
+  }
+
+ private:
+  const game::TableRules& rules_;
+  std::size_t games_, next_ = 0;
+  const std::function<AgentGameStart(std::size_t)>& start_;
+  const std::function<void(std::size_t, game::GameResult)>& done_;
+};
+
+}  // namespace
+
+void play_agents_lockstep(const game::TableRules& rules, std::size_t games,
+                          const std::function<AgentGameStart(std::size_t)>& start,
+                          const std::function<void(std::size_t, game::GameResult)>& done) {
+  if (games == 0) return;
+  AgentGameDriver driver(rules, games, start, done);
+  EngineOptions eo;
+  eo.groups = {std::min(kLockstepGames, games)};
+  Engine engine(eo);
+  engine.run(driver);
+}
 
 game::GameResult play_observed(const game::TableRules& rules, const game::GameKey& key,
                                const std::array<game::Agent*, game::kNumSeats>& agents) {

@@ -13,25 +13,11 @@ namespace hydra::selfplay {
 
 game::Action pick_action(const float* probs, const game::ActionMask& mask, std::optional<double> u) {
   HYDRA_CHECK(!mask.empty(), "pick_action: no legal action");
-  if (!u) {
-    int best = -1;
-    for (int a = 0; a < kActions; ++a)
-      if (mask.test(game::Action(a)) && (best < 0 || probs[a] > probs[best])) best = a;
-    return game::Action(best);
-  }
-  double total = 0;
+  if (u) return game::Action(sample_action(probs, mask.bits(), 1.0, *u));
+  int best = -1;
   for (int a = 0; a < kActions; ++a)
-    if (mask.test(game::Action(a))) total += probs[a];
-  const double target = *u * total;
-  double cum = 0;
-  int last = -1;
-  for (int a = 0; a < kActions; ++a) {
-    if (!mask.test(game::Action(a))) continue;
-    last = a;
-    cum += probs[a];
-    if (cum > target) return game::Action(a);
-  }
-  return game::Action(last);  // rounding left u * total at the very end
+    if (mask.test(game::Action(a)) && (best < 0 || probs[a] > probs[best])) best = a;
+  return game::Action(best);
 }
 
 ModelAgent::ModelAgent(std::shared_ptr<BatchPolicy> policy, const game::TableRules& rules, std::string name,
@@ -105,11 +91,8 @@ void ModelAgent::prepare(const game::PlayerView& view, const game::Decision& d, 
 
 game::Action ModelAgent::finish(const game::Decision& d, const float* probs) {
   if (!options_.sample) return pick_action(probs, d.mask, std::nullopt);
-  if (options_.temperature == 1.0) return pick_action(probs, d.mask, rng_.uniform01());
-  for (int a = 0; a < kActions; ++a)
-    probs_[static_cast<std::size_t>(a)] =
-        static_cast<float>(std::pow(static_cast<double>(probs[a]), 1.0 / options_.temperature));
-  return pick_action(probs_.data(), d.mask, rng_.uniform01());
+  // The self-play actors' sampler (policy.hpp), at the agent's temperature.
+  return game::Action(sample_action(probs, d.mask.bits(), 1.0 / options_.temperature, rng_.uniform01()));
 }
 
 game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision& d) {

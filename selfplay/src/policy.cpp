@@ -4,6 +4,7 @@
 #include "hydra/selfplay/policy.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 
@@ -13,6 +14,28 @@
 #include "hydra/selfplay/rollout.hpp"
 
 namespace hydra::selfplay {
+
+int sample_action(const float* probs, std::uint64_t legal, double inv_t, double u) {
+  std::array<double, kActions> wts{};
+  double total = 0;
+  int last = -1;
+  for (int a = 0; a < kActions; ++a) {
+    if (!((legal >> a) & 1U) || !(probs[a] > 0.0f)) continue;
+    const double p = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
+    wts[static_cast<std::size_t>(a)] = p;
+    total += p;
+    last = a;
+  }
+  HYDRA_CHECK(last >= 0, "selfplay: the policy gave no legal action a positive probability");
+  const double target = u * total;
+  double acc = 0;
+  for (int a = 0; a < kActions; ++a) {
+    if (wts[static_cast<std::size_t>(a)] <= 0) continue;
+    acc += wts[static_cast<std::size_t>(a)];
+    if (target < acc) return a;
+  }
+  return last;  // rounding left u * total at the very end
+}
 
 void masked_softmax(const float* logits, std::uint64_t legal, float* probs) {
   HYDRA_CHECK(legal != 0, "masked_softmax: no legal action");

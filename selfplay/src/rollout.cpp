@@ -3,6 +3,7 @@
 #include "hydra/selfplay/rollout.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -61,6 +62,21 @@ float from_half(std::uint16_t h) {
 
 void to_half(const float* in, std::uint16_t* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = to_half(in[i]);
+}
+
+void round_to_half(float* values, std::uint16_t* bits, std::size_t n) {
+  for (std::size_t k = 0; k < n; ++k) {
+    // Most planes are 0/1 and exact in binary16: skip the general conversion for them.
+    const float v = values[k];
+    std::uint16_t h = 0;
+    if (v == 1.0f) {
+      h = 0x3C00U;
+    } else if (v != 0.0f || std::signbit(v)) {
+      h = to_half(v);
+      values[k] = from_half(h);
+    }
+    if (bits) bits[k] = h;
+  }
 }
 
 void from_half(const std::uint16_t* in, float* out, std::size_t n) {

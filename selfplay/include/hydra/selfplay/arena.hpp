@@ -71,6 +71,19 @@ game::GameResult play_observed(const game::TableRules& rules, const game::GameKe
 
 inline constexpr std::size_t kLockstepGames = 256;
 
+// Plays `games` games of four agents on the lock-step play engine (engine.hpp) in
+// min(kLockstepGames, games) slots: batched agents (checkpoints) are evaluated in batches across
+// games, one evaluate() per policy and step; other agents answer inline. start(i) makes game i's
+// agents and key (serially, games started in index order as slots free up); done(i, result) gets
+// each finished game with its events, serially and in an order fixed by the games alone.
+struct AgentGameStart {
+  std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
+  game::GameKey key;
+};
+void play_agents_lockstep(const game::TableRules& rules, std::size_t games,
+                          const std::function<AgentGameStart(std::size_t)>& start,
+                          const std::function<void(std::size_t, game::GameResult)>& done);
+
 struct SequentialOptions {
   bool enabled = false;
   int batch = 50;       // seeds per look

@@ -73,8 +73,9 @@ class ModelAgent final : public BatchedAgent {
   float value_ = 0;
 };
 
-// Picks from masked probabilities: the argmax (lowest index on ties) when `u` is empty, else the
-// action whose cumulative probability first exceeds u * total (u in [0, 1)).
+// Picks from masked probabilities: the argmax (lowest index on ties) when `u` is empty, else
+// sample_action (policy.hpp) at temperature 1: the action whose cumulative probability first
+// exceeds u * total (u in [0, 1)).
 game::Action pick_action(const float* probs, const game::ActionMask& mask, std::optional<double> u);
 
 // Loads a checkpoint as a policy on a device ("cpu", "cuda", "auto"); the torch library's

@@ -60,6 +60,12 @@ class LinearTestPolicy final : public BatchPolicy {
   std::atomic<std::int64_t> rows_{0};
 };
 
+// The one sampler of self-play and of sampling checkpoint agents: the action drawn from `probs`
+// (46) over `legal` at temperature 1 / inv_temperature (weights p^(1/T) over the legal actions
+// with p > 0, renormalised) by one uniform draw u in [0, 1). Throws an InvariantError when no
+// legal action has a positive probability.
+int sample_action(const float* probs, std::uint64_t legal, double inv_temperature, double u);
+
 // Writes the masked softmax of `logits` (46) over `legal` into probs (46); the legal mask must
 // not be empty.
 void masked_softmax(const float* logits, std::uint64_t legal, float* probs);

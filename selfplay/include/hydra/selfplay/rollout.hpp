@@ -66,5 +66,8 @@ std::uint16_t to_half(float f);
 float from_half(std::uint16_t h);
 void to_half(const float* in, std::uint16_t* out, std::size_t n);
 void from_half(const std::uint16_t* in, float* out, std::size_t n);
+// Rounds n encoder values to binary16 in place (the self-play network sees exactly what the
+// learner will read back) and, when `bits` is not null, stores their binary16 bits there.
+void round_to_half(float* values, std::uint16_t* bits, std::size_t n);
 
 }  // namespace hydra::selfplay

@@ -1,0 +1,301 @@
+// The lock-step play engine (engine.hpp; docs/SELFPLAY.md "The engine").
+
+#include "hydra/selfplay/engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/parallel.hpp"
+#include "hydra/encoder/context.hpp"
+#include "hydra/encoder/layout.hpp"
+#include "hydra/game/action.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+constexpr std::size_t kObs = encoder::kObsSize;
+constexpr std::size_t kContext = encoder::kContextSize;
+constexpr std::size_t kActions = game::kNumActions;
+
+// One policy's rows of a group's step.
+struct PolicyRows {
+  BatchPolicy* policy = nullptr;
+  std::size_t rows = 0;
+  std::int64_t version = 0;
+  std::vector<float> obs, context, probs, value;
+  std::vector<std::uint64_t> legal;
+
+  void resize(std::size_t n) {
+    rows = n;
+    obs.resize(n * kObs);
+    context.resize(n * kContext);
+    probs.resize(n * kActions);
+    value.resize(n);
+    legal.resize(n);
+  }
+  Row row(std::size_t i) { return Row{obs.data() + i * kObs, context.data() + i * kContext, legal.data() + i}; }
+  RowResult result(std::size_t i) const { return RowResult{probs.data() + i * kActions, value[i], version}; }
+};
+
+struct Group {
+  std::vector<std::unique_ptr<EngineGame>> slots;
+  std::vector<PolicyRows> policies;  // the first `used` are this step's, in first-seen order
+  std::size_t used = 0;
+  std::size_t rows() const {
+    std::size_t n = 0;
+    for (std::size_t p = 0; p < used; ++p) n += policies[p].rows;
+    return n;
+  }
+};
+
+}  // namespace
+
+struct Engine::Impl {
+  explicit Impl(EngineOptions o);
+  ~Impl();
+
+  void step(Group& g, EngineDriver& driver);
+  void advance(EngineGame& game);
+  void layout(Group& g);
+  void evaluate(Group& g);
+
+  // The inference thread (two groups).
+  void submit(std::size_t group);
+  void wait(std::size_t group);
+  void inference_loop();
+
+  EngineOptions opt;
+  std::vector<Group> groups;
+  EngineStats stats;
+
+  std::thread worker;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<bool> queued, busy;
+  bool quit = false;
+  std::exception_ptr error;
+};
+
+Engine::Impl::Impl(EngineOptions o) : opt(std::move(o)) {
+  if (opt.groups.empty() || opt.groups.size() > 2) throw Error("the play engine takes one or two groups of slots");
+  for (std::size_t n : opt.groups) {
+    if (n == 0) throw Error("the play engine needs at least one slot per group");
+    groups.emplace_back().slots.resize(n);
+  }
+  queued.assign(groups.size(), false);
+  busy.assign(groups.size(), false);
+  if (groups.size() == 2) worker = std::thread([this] { inference_loop(); });
+}
+
+Engine::Impl::~Impl() {
+  if (!worker.joinable()) return;
+  {
+    std::lock_guard lock(mu);
+    quit = true;
+  }
+  cv.notify_all();
+  worker.join();
+}
+
+// Answers what the game answers itself until it waits on a policy or ends.
+void Engine::Impl::advance(EngineGame& game) {
+  game.waiting_.clear();
+  game::Table& t = game.table();
+  while (!t.done()) {
+    const auto pending = t.pending();  // a copy: answering the last one replaces the list
+    for (const game::Decision& d : pending) {
+      if (BatchPolicy* p = game.policy(d)) {
+        game.waiting_.push_back({d, p, 0, 0});
+      } else {
+        t.act(d.seat, game.act(d));
+      }
+    }
+    if (!game.waiting_.empty()) return;
+  }
+}
+
+void Engine::Impl::step(Group& g, EngineDriver& driver) {
+  auto& slots = g.slots;
+  hydra::parallel_for(0, slots.size(), [&](std::size_t i) {
+    if (!slots[i]) return;
+    EngineGame& game = *slots[i];
+    const auto t0 = Clock::now();
+    for (const EngineGame::Waiting& w : game.waiting_) {
+      const game::Action a = game.choose(w.decision, g.policies[w.policy].result(w.row));
+      game.table().act(w.decision.seat, a);
+    }
+    advance(game);
+    game.play_seconds += since(t0);
+  });
+  // Finishing and starting games is serial and in slot order, so the driver sees the same order
+  // whatever the thread count.
+  std::vector<std::size_t> fresh;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i] && slots[i]->table().done()) driver.finished(std::move(slots[i]));
+    if (!slots[i]) {
+      slots[i] = driver.next();
+      if (slots[i]) fresh.push_back(i);
+    }
+  }
+  while (!fresh.empty()) {
+    hydra::parallel_for(0, fresh.size(), [&](std::size_t k) {
+      EngineGame& game = *slots[fresh[k]];
+      const auto t0 = Clock::now();
+      advance(game);
+      game.play_seconds += since(t0);
+    });
+    std::vector<std::size_t> again;
+    for (std::size_t i : fresh)
+      if (slots[i]->table().done()) {  // a game without a network decision
+        driver.finished(std::move(slots[i]));
+        slots[i] = driver.next();
+        if (slots[i]) again.push_back(i);
+      }
+    fresh = std::move(again);
+  }
+  layout(g);
+}
+
+// Rows per policy in slot order, then decision order; the games encode their own rows in parallel.
+void Engine::Impl::layout(Group& g) {
+  g.used = 0;
+  std::vector<std::size_t> rows;
+  for (auto& slot : g.slots) {
+    if (!slot) continue;
+    for (EngineGame::Waiting& w : slot->waiting_) {
+      BatchPolicy* p = w.source;
+      std::size_t k = 0;
+      while (k < g.used && g.policies[k].policy != p) ++k;
+      if (k == g.used) {
+        if (g.policies.size() == g.used) g.policies.emplace_back();
+        g.policies[k].policy = p;
+        rows.push_back(0);
+        ++g.used;
+      }
+      w.policy = k;
+      w.row = rows[k]++;
+    }
+  }
+  for (std::size_t k = 0; k < g.used; ++k) g.policies[k].resize(rows[k]);
+  hydra::parallel_for(0, g.slots.size(), [&](std::size_t i) {
+    if (!g.slots[i]) return;
+    EngineGame& game = *g.slots[i];
+    const auto t0 = Clock::now();
+    for (const EngineGame::Waiting& w : game.waiting_) game.encode(w.decision, g.policies[w.policy].row(w.row));
+    game.encode_seconds += since(t0);
+  });
+}
+
+// One evaluate() per policy, chunked by max_batch.
+void Engine::Impl::evaluate(Group& g) {
+  const auto t0 = Clock::now();
+  std::int64_t passes = 0, rows = 0;
+  for (std::size_t k = 0; k < g.used; ++k) {
+    PolicyRows& b = g.policies[k];
+    if (b.rows == 0) continue;
+    b.version = b.policy->version();
+    const auto n = static_cast<int>(b.rows);
+    const int chunk = opt.max_batch > 0 ? opt.max_batch : n;
+    for (int off = 0; off < n; off += chunk) {
+      const auto i = static_cast<std::size_t>(off);
+      b.policy->evaluate(PolicyBatch{b.obs.data() + i * kObs, b.context.data() + i * kContext, b.legal.data() + i,
+                                     std::min(chunk, n - off)},
+                         PolicyOutput{b.probs.data() + i * kActions, b.value.data() + i});
+      ++passes;
+    }
+    rows += n;
+  }
+  // With two groups this runs on the inference thread; the engine's thread reads the totals only
+  // after wait(), which orders them after these writes.
+  stats.inference_seconds += since(t0);
+  stats.forward_passes += passes;
+  stats.rows += rows;
+}
+
+void Engine::Impl::inference_loop() {
+  std::unique_lock lock(mu);
+  for (;;) {
+    cv.wait(lock, [&] { return quit || std::find(queued.begin(), queued.end(), true) != queued.end(); });
+    if (quit) return;
+    const auto g = static_cast<std::size_t>(std::find(queued.begin(), queued.end(), true) - queued.begin());
+    queued[g] = false;
+    lock.unlock();
+    std::exception_ptr failed;
+    try {
+      evaluate(groups[g]);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    lock.lock();
+    if (failed) error = failed;
+    busy[g] = false;
+    cv.notify_all();
+  }
+}
+
+void Engine::Impl::submit(std::size_t group) {
+  if (groups[group].rows() == 0) return;
+  {
+    std::lock_guard lock(mu);
+    queued[group] = true;
+    busy[group] = true;
+  }
+  cv.notify_all();
+}
+
+void Engine::Impl::wait(std::size_t group) {
+  const auto t0 = Clock::now();
+  std::unique_lock lock(mu);
+  cv.wait(lock, [&] { return !busy[group]; });
+  stats.wait_seconds += since(t0);
+  if (error) std::rethrow_exception(std::exchange(error, nullptr));
+}
+
+Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Engine::~Engine() = default;
+
+void Engine::run(EngineDriver& driver) {
+  Impl& m = *impl_;
+  for (Group& g : m.groups) {
+    g.used = 0;
+    for (auto& slot : g.slots)
+      if (!slot) slot = driver.next();
+  }
+  if (m.groups.size() == 1) {
+    Group& g = m.groups[0];
+    for (;;) {
+      m.step(g, driver);
+      if (g.rows() == 0) break;  // every game has finished
+      m.evaluate(g);
+    }
+    return;
+  }
+  // Two groups: while one group's batch is evaluated on the inference thread, the other steps.
+  for (std::size_t g = 0; g < 2; ++g) {
+    m.step(m.groups[g], driver);
+    m.submit(g);
+  }
+  for (;;) {
+    bool active = false;
+    for (std::size_t g = 0; g < 2; ++g) {
+      m.wait(g);
+      m.step(m.groups[g], driver);
+      m.submit(g);
+      active = active || m.groups[g].rows() > 0;
+    }
+    if (!active) break;  // both groups idle: every game has finished
+  }
+}
+
+EngineStats Engine::take_stats() { return std::exchange(impl_->stats, EngineStats{}); }
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,56 @@
+// Self-play rewards (rewards.hpp).
+
+#include "hydra/selfplay/rewards.hpp"
+
+#include "hydra/common/error.hpp"
+
+namespace hydra::selfplay {
+
+std::vector<std::array<double, 4>> ScoreRewardModel::rewards(const std::vector<game::KyokuStart>& kyoku,
+                                                             const std::array<int, 4>& final_scores) {
+  constexpr std::size_t kSeats = 4;
+  // Ranks: ties go to the seat nearer the first dealer (Tenhou).
+  std::array<int, kSeats> rank{};
+  for (std::size_t s = 0; s < kSeats; ++s)
+    for (std::size_t o = 0; o < kSeats; ++o)
+      if (final_scores[o] > final_scores[s] || (final_scores[o] == final_scores[s] && o < s)) ++rank[s];
+  const std::size_t nk = kyoku.size();
+  std::vector<std::array<double, 4>> out;
+  out.reserve(nk);
+  for (std::size_t k = 0; k < nk; ++k) {
+    std::array<double, 4> r{};
+    for (std::size_t s = 0; s < kSeats; ++s) {
+      const int end = k + 1 < nk ? kyoku[k + 1].scores[s] : final_scores[s];
+      r[s] = (end - kyoku[k].scores[s]) / kRewardScale +
+             (k + 1 == nk ? kPlacementReward[static_cast<std::size_t>(rank[s])] : 0.0);
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+void assign_episode_rewards(Rollout& r, const std::vector<int>& kk, const std::vector<std::array<double, 4>>& rewards,
+                            std::size_t seat) {
+  const std::size_t n = r.size();
+  r.reward.assign(n, 0.0f);
+  r.done.assign(n, 0);
+  double carry = 0;
+  std::size_t i = 0;
+  std::int64_t last_end = -1;
+  for (std::size_t k = 0; k < rewards.size(); ++k) {
+    std::int64_t end = -1;
+    while (i < n && kk[i] == static_cast<int>(k)) end = static_cast<std::int64_t>(i++);
+    carry += rewards[k][seat];
+    if (end >= 0) {
+      r.done[static_cast<std::size_t>(end)] = 1;
+      r.reward[static_cast<std::size_t>(end)] = static_cast<float>(carry);
+      carry = 0;
+      last_end = end;
+    }
+  }
+  HYDRA_CHECK(i == n, "selfplay: a stored decision outside the game's kyoku");
+  if (carry != 0 && last_end >= 0)
+    r.reward[static_cast<std::size_t>(last_end)] = static_cast<float>(r.reward[static_cast<std::size_t>(last_end)] + carry);
+}
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,175 @@
+// The lock-step play engine (engine.hpp) against the plain one-game-at-a-time driver
+// (play_observed): with a policy whose rows depend only on their own inputs, batching many games
+// must play exactly the games that playing them one by one does, whatever the thread count.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "hydra/common/error.hpp"
+#include "hydra/data/game_log.hpp"
+#include "hydra/data/mjai.hpp"
+#include "hydra/game/rules.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/policy.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+constexpr std::size_t kGames = 12;
+
+// Seat s of game g: a sampling or argmax model agent on one of two policies, or a bot, so games
+// mix batched and inline seats and two policies share the batches.
+struct Mix {
+  std::shared_ptr<LinearTestPolicy> a = std::make_shared<LinearTestPolicy>(7);
+  std::shared_ptr<LinearTestPolicy> b = std::make_shared<LinearTestPolicy>(8);
+  const game::TableRules& rules = game::table_rules("tenhou-tonpuusen");
+
+  std::unique_ptr<game::Agent> make(std::size_t g, std::size_t s) const {
+    switch ((g + s) % 4) {
+      case 0: return std::make_unique<ModelAgent>(a, rules, "a", ModelAgentOptions{true, 1.0});
+      case 1: return std::make_unique<ModelAgent>(b, rules, "b", ModelAgentOptions{false, 1.0});
+      case 2: return std::make_unique<ModelAgent>(a, rules, "a-hot", ModelAgentOptions{true, 2.0});
+      default: return make_bot(g % 2 ? "bot:greedy" : "bot:random");
+    }
+  }
+  game::GameKey key(std::size_t g) const { return game::game_key(game::MasterSeed{2026}, g); }
+};
+
+std::string dump(const std::vector<game::Event>& events) {
+  data::GameLog log;
+  std::string out;
+  for (const game::Event& e : events) out += data::to_mjai_line(e, log) + "\n";
+  return out;
+}
+
+std::vector<std::string> one_by_one(const Mix& mix) {
+  std::vector<std::string> out;
+  for (std::size_t g = 0; g < kGames; ++g) {
+    std::array<std::unique_ptr<game::Agent>, 4> agents;
+    std::array<game::Agent*, 4> seats{};
+    for (std::size_t s = 0; s < 4; ++s) {
+      agents[s] = mix.make(g, s);
+      seats[s] = agents[s].get();
+    }
+    out.push_back(dump(play_observed(mix.rules, mix.key(g), seats).events));
+  }
+  return out;
+}
+
+std::vector<std::string> lockstep(const Mix& mix, std::vector<std::size_t>* order = nullptr) {
+  std::vector<std::string> out(kGames);
+  play_agents_lockstep(
+      mix.rules, kGames,
+      [&](std::size_t g) {
+        AgentGameStart start;
+        for (std::size_t s = 0; s < 4; ++s) start.agents[s] = mix.make(g, s);
+        start.key = mix.key(g);
+        return start;
+      },
+      [&](std::size_t g, game::GameResult r) {
+        out[g] = dump(r.events);
+        if (order) order->push_back(g);
+      });
+  return out;
+}
+
+TEST(Engine, BatchedGamesAreTheGamesPlayedOneByOne) {
+  const Mix mix;
+  const auto expected = one_by_one(mix);
+  const auto rows_before = mix.a->rows() + mix.b->rows();
+  std::vector<std::size_t> order;
+  EXPECT_EQ(lockstep(mix, &order), expected);
+  EXPECT_EQ(order.size(), kGames);
+  // The batched run evaluated as many rows as the one-by-one run (every model decision once).
+  EXPECT_EQ(mix.a->rows() + mix.b->rows() - rows_before, rows_before);
+}
+
+TEST(Engine, ThreadCountChangesNothing) {
+  const Mix mix;
+  std::vector<std::size_t> order_all, order_one;
+  const auto all = lockstep(mix, &order_all);
+  std::vector<std::string> one;
+  {
+    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, 1);
+    one = lockstep(mix, &order_one);
+  }
+  EXPECT_EQ(one, all);
+  EXPECT_EQ(order_one, order_all);  // games finish in an order fixed by the games alone
+}
+
+// A driver that hands out bot-only games: the engine finishes them without any batch.
+class BotDriver final : public EngineDriver {
+ public:
+  explicit BotDriver(std::size_t games) : games_(games) {}
+  std::unique_ptr<EngineGame> next() override {
+    if (started_ == games_) return nullptr;
+    return make_game();
+  }
+  void finished(std::unique_ptr<EngineGame>) override { ++finished_; }
+  std::size_t finished_count() const { return finished_; }
+
+ private:
+  std::unique_ptr<EngineGame> make_game();
+  std::size_t games_, started_ = 0, finished_ = 0;
+};
+
+class BotGame final : public EngineGame {
+ public:
+  explicit BotGame(std::uint64_t index)
+      : table_(game::table_rules("tenhou-kyoku"), game::game_key(game::MasterSeed{1}, index)) {
+    for (int s = 0; s < 4; ++s) {
+      bots_[static_cast<std::size_t>(s)] = make_bot("bot:random");
+      bots_[static_cast<std::size_t>(s)]->start_game(game::Seat(s), game::game_key(game::MasterSeed{1}, index));
+    }
+  }
+  game::Table& table() override { return table_; }
+  BatchPolicy* policy(const game::Decision&) override { return nullptr; }
+  game::Action act(const game::Decision& d) override {
+    return bots_[static_cast<std::size_t>(d.seat.index())]->act(table_.view(d.seat), d);
+  }
+  void encode(const game::Decision&, const Row&) override { throw InvariantError("a bot game has no rows"); }
+  game::Action choose(const game::Decision&, const RowResult&) override {
+    throw InvariantError("a bot game has no rows");
+  }
+
+ private:
+  game::Table table_;
+  std::array<std::unique_ptr<game::Agent>, 4> bots_;
+};
+
+std::unique_ptr<EngineGame> BotDriver::make_game() { return std::make_unique<BotGame>(started_++); }
+
+TEST(Engine, GamesWithoutNetworkDecisionsFinishAndSlotsRefill) {
+  for (const std::vector<std::size_t> groups : {std::vector<std::size_t>{3}, std::vector<std::size_t>{2, 3}}) {
+    BotDriver driver(10);
+    EngineOptions eo;
+    eo.groups = groups;
+    Engine engine(eo);
+    engine.run(driver);
+    EXPECT_EQ(driver.finished_count(), 10u);
+    EXPECT_EQ(engine.take_stats().forward_passes, 0);
+  }
+}
+
+TEST(Engine, BadGroupsAreRefused) {
+  EngineOptions none;
+  none.groups = {};
+  EXPECT_THROW(Engine{none}, Error);
+  EngineOptions three;
+  three.groups = {1, 1, 1};
+  EXPECT_THROW(Engine{three}, Error);
+  EngineOptions empty;
+  empty.groups = {0};
+  EXPECT_THROW(Engine{empty}, Error);
+}
+
+}  // namespace
+}  // namespace hydra::selfplay

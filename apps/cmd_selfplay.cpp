@@ -35,6 +35,7 @@
 #include "hydra/game/runner.hpp"
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/game_stats.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "torch_side.hpp"
 
@@ -112,14 +113,13 @@ void run_selfplay(const SelfplayOptions& o) {
     sum.ranks = r.ranks;
     sum.kyoku = r.kyoku;
     sum.decisions = r.decisions;
-    for (const game::Event& e : r.events) {
-      if (e.type == game::EventType::hora) {
-        ++sum.horas;
-        ++sum.wins[static_cast<std::size_t>(e.actor.index())];
-        if (e.target != e.actor) ++sum.deal_ins[static_cast<std::size_t>(e.target.index())];
-      }
-      sum.ryukyokus += e.type == game::EventType::ryukyoku;
+    const selfplay::GameStats counts = selfplay::game_stats(r.events, r.final_scores, rules.uma_eval);
+    for (std::size_t s = 0; s < game::kNumSeats; ++s) {
+      sum.wins[s] = counts[s].wins;
+      sum.deal_ins[s] = counts[s].deal_ins;
+      sum.horas += counts[s].wins;  // one hora event per winner
     }
+    sum.ryukyokus = counts[0].ryuukyoku;  // the same for every seat
     data::GameLog log;
     for (int s = 0; s < game::kNumSeats; ++s) log.names[static_cast<std::size_t>(s)] = names[static_cast<std::size_t>(s)];
     log.uri = "hydra-selfplay:seed=" + std::to_string(master.value) + ":game=" + std::to_string(g) + ":rules=" + rules.name;

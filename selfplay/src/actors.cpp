@@ -29,6 +29,7 @@
 #include "hydra/game/table.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/game_stats.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -49,9 +50,6 @@ std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
     if ((bits >> t) & 1U) out |= std::uint64_t{1} << p(game::TileType(t)).index();
   return out;
 }
-
-// Per (seat, kyoku) facts for the learner-seat rates.
-enum KyokuFlag : std::uint8_t { kWin = 1, kDealIn = 2, kRiichi = 4, kCall = 8 };
 
 // The agent of one seat of one game.
 struct SeatAgent {
@@ -149,22 +147,8 @@ class ActorGame final : public EngineGame {
   void on_event(const game::Table& t, const game::Event& e) {
     for (std::size_t s = 0; s < kSeats; ++s)
       if (seats[s].policy) enc[s].observe(t.view(game::Seat(static_cast<int>(s))), e);
-    using game::EventType;
-    switch (e.type) {
-      case EventType::start_kyoku:
-        kyoku.push_back(game::kyoku_start(e));
-        for (auto& f : flags) f.push_back(0);
-        break;
-      case EventType::hora:
-        flags[at(e.actor)].back() |= kWin;
-        if (e.target != e.actor) flags[at(e.target)].back() |= kDealIn;
-        break;
-      case EventType::reach_accepted: flags[at(e.actor)].back() |= kRiichi; break;
-      case EventType::chi:
-      case EventType::pon:
-      case EventType::daiminkan: flags[at(e.actor)].back() |= kCall; break;
-      default: break;
-    }
+    if (e.type == game::EventType::start_kyoku) kyoku.push_back(game::kyoku_start(e));
+    tally.add(e);
   }
 
   std::int64_t index = 0;
@@ -182,7 +166,7 @@ class ActorGame final : public EngineGame {
   std::array<Rollout, kSeats> traj;
   std::array<std::vector<int>, kSeats> traj_kyoku;
   std::vector<game::KyokuStart> kyoku;                  // from the start_kyoku events
-  std::array<std::vector<std::uint8_t>, kSeats> flags;  // per seat per kyoku
+  GameTally tally;                                      // what each seat did, for the rates
 
   std::int64_t decisions = 0, network = 0, forced = 0;
 
@@ -314,6 +298,7 @@ void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
   const std::vector<std::array<double, 4>> rewards = model.rewards(g.kyoku, final_scores);
   HYDRA_CHECK(rewards.size() == nk, "selfplay: the reward model gave one reward per kyoku");
 
+  const GameStats seat_games = g.tally.finish(fin, rules.uma_eval);
   Rollout out;
   KindStats& ks = stats.kinds[static_cast<std::size_t>(g.kind)];
   ++ks.games;
@@ -324,13 +309,12 @@ void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
 
     ++ks.learner_seats;
     ++ks.ranks[static_cast<std::size_t>(rank[s])];
-    for (std::uint8_t f : g.flags[s]) {
-      ++ks.learner_kyoku;
-      ks.wins += (f & kWin) != 0;
-      ks.deal_ins += (f & kDealIn) != 0;
-      ks.riichi += (f & kRiichi) != 0;
-      ks.calls += (f & kCall) != 0;
-    }
+    const SeatGame& sg = seat_games[s];
+    ks.learner_kyoku += sg.kyoku;
+    ks.wins += sg.wins;
+    ks.deal_ins += sg.deal_ins;
+    ks.riichi += sg.riichi;
+    ks.calls += sg.call_kyoku;
   }
   out.games = 1;
   out.kyoku = static_cast<std::int64_t>(nk);

@@ -19,7 +19,9 @@ struct KindStats {
   std::int64_t games = 0;          // games of this opponent kind finished
   std::int64_t learner_seats = 0;  // learner seat-games (4 per self game, 1 otherwise)
   std::int64_t learner_kyoku = 0;  // learner seat-kyoku (denominator of the rates below)
-  std::int64_t wins = 0, deal_ins = 0, riichi = 0, calls = 0;  // learner seat-kyoku with one
+  // Counted by the one tally (game_stats.hpp) over the learner seats: wins as the winner, deal-ins
+  // as the discarder (a double ron counts twice), riichi declarations, kyoku with a call.
+  std::int64_t wins = 0, deal_ins = 0, riichi = 0, calls = 0;
   std::array<std::int64_t, 4> ranks{};  // histogram of the learner seats' final ranks
 
   double win_rate() const;

@@ -28,8 +28,21 @@ struct SeatGame {
 
 using GameStats = std::array<SeatGame, game::kNumSeats>;
 
-// Counts one whole game. `final_scores` are the scores after the last settlement (sticks to the
-// top player included); `uma` gives the pt of ranks 1-4.
+// The one tally of what each seat did: fed a game's events one at a time (the self-play actors
+// feed it from the table's event hook, so it needs no recorded log), then finished with the final
+// scores (after the last settlement, sticks to the top player included); `uma` gives the pt of
+// ranks 1-4.
+class GameTally {
+ public:
+  void add(const game::Event& e);
+  GameStats finish(const game::Scores& final_scores, const std::array<int, 4>& uma) const;
+
+ private:
+  GameStats counts_{};
+  std::array<bool, game::kNumSeats> called_{};  // a call in this kyoku, per seat
+};
+
+// Counts one whole recorded game (a GameTally over its events).
 GameStats game_stats(const std::vector<game::Event>& events, const game::Scores& final_scores,
                      const std::array<int, 4>& uma);
 

@@ -259,7 +259,7 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
   std::shared_ptr<selfplay::BatchPolicy> baseline;
   if (!selfplay::is_bot_name(cfg.selfplay.baseline)) baseline = selfplay::load_policy(cfg.selfplay.baseline, device);
   selfplay::Actors actors(cfg, master, current, baseline);
-  actors.add_to_pool(std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0));
+  actors.set_pool({std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0)});
   if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
 
   const auto t0 = Clock::now();

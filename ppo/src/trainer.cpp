@@ -88,10 +88,13 @@ struct Trainer::Impl {
     return s;
   }
 
+  // The trainer owns the pool; the actors read its policies (Actors::set_pool).
   void add_pool(FrozenPolicy s) {
-    actors->add_to_pool(s.policy);
     pool.push_back(std::move(s));
     while (pool.size() > static_cast<std::size_t>(cfg().selfplay.pool_size)) pool.pop_front();
+    std::vector<std::shared_ptr<selfplay::BatchPolicy>> policies;
+    for (const FrozenPolicy& f : pool) policies.push_back(f.policy);
+    actors->set_pool(std::move(policies));
   }
 
   void start_fresh();

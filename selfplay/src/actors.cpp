@@ -380,12 +380,10 @@ void Actors::set_learner(std::shared_ptr<BatchPolicy> p) {
   impl_->learner = std::move(p);
 }
 
-void Actors::add_to_pool(std::shared_ptr<BatchPolicy> p) {
-  if (!p) throw Error("selfplay: add_to_pool needs a policy");
-  auto& pool = impl_->pool;
-  pool.push_back(std::move(p));
-  const auto keep = static_cast<std::size_t>(impl_->cfg.selfplay.pool_size);
-  while (pool.size() > keep) pool.erase(pool.begin());
+void Actors::set_pool(std::vector<std::shared_ptr<BatchPolicy>> pool) {
+  for (const auto& p : pool)
+    if (!p) throw Error("selfplay: set_pool needs a policy for every entry");
+  impl_->pool = std::move(pool);
 }
 
 void Actors::set_reward_model(std::shared_ptr<KyokuRewardModel> m) { impl_->reward_model = std::move(m); }

@@ -70,7 +70,7 @@ void run(benchmark::State& state, const std::shared_ptr<selfplay::BatchPolicy>& 
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
                                                           static_cast<std::size_t>(g_opt.threads));
   selfplay::Actors actors(quickstart(), game::MasterSeed{1}, learner, nullptr);
-  actors.add_to_pool(pool);
+  actors.set_pool({pool});
   for (auto _ : state) {
     const selfplay::Rollout r = actors.collect(500);  // fills both groups once, then whole games
     benchmark::DoNotOptimize(r.size());

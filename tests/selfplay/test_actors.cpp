@@ -208,7 +208,7 @@ TEST(Actors, OpponentMixPoolAndBaselineGamesHaveOneLearnerSeat) {
   cfg.selfplay.opp_baseline = 0.5;
   cfg.selfplay.baseline = "bot:greedy";
   Actors actors(cfg, game::MasterSeed{3}, std::make_shared<LinearTestPolicy>(1, 9), nullptr);
-  actors.add_to_pool(std::make_shared<LinearTestPolicy>(2, 4));
+  actors.set_pool({std::make_shared<LinearTestPolicy>(2, 4)});
   const fs::path dir = temp_dir("mix");
   actors.set_log_dir(dir);
   const Rollout r = actors.collect(60);
@@ -265,7 +265,7 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads) {
   cfg.selfplay.max_batch = 5;  // several forward passes per batch
   oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
   Actors actors(cfg, game::MasterSeed{11}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
-  actors.add_to_pool(std::make_shared<LinearTestPolicy>(2, 0));
+  actors.set_pool({std::make_shared<LinearTestPolicy>(2, 0)});
   const fs::path dir = temp_dir(tag);
   actors.set_log_dir(dir);
   RunResult out;

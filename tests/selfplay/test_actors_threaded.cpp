@@ -24,7 +24,7 @@ TEST(ActorsThreaded, CollectsWithTheInferenceThreadAndParallelSteps) {
   auto learner = std::make_shared<LinearTestPolicy>(1, 2);
   auto pool = std::make_shared<LinearTestPolicy>(2, 1);
   Actors actors(cfg, game::MasterSeed{21}, learner, nullptr);
-  actors.add_to_pool(pool);
+  actors.set_pool({pool});
   std::int64_t last_progress = 0;
   actors.progress = [&](std::int64_t done) { last_progress = done; };
   for (int round = 0; round < 2; ++round) {

@@ -45,7 +45,10 @@ class Actors {
 
   // Only between collects (nothing is in flight then).
   void set_learner(std::shared_ptr<BatchPolicy> p);
-  void add_to_pool(std::shared_ptr<BatchPolicy> p);  // keeps the pool_size newest
+  // The opponent pool's policies, oldest first. The caller owns the pool (the trainer keeps the
+  // snapshots' weights for its checkpoints and drops the oldest beyond selfplay.pool_size); the
+  // actors only read this list, so there is one owner and one size limit.
+  void set_pool(std::vector<std::shared_ptr<BatchPolicy>> pool);
   void set_reward_model(std::shared_ptr<KyokuRewardModel> m);  // null: score change + placement
   // Writes each game finished by later collects as DIR/game_<index>.json.gz (mjai); "" = off.
   void set_log_dir(const std::filesystem::path& dir);
@@ -59,8 +62,8 @@ class Actors {
 
   ActorStats take_stats();  // since the last call
 
-  // The next game index and the pool versions (pool snapshots themselves are the caller's: it
-  // re-adds them with add_to_pool before restore()).
+  // The next game index and the pool versions (the pool itself is the caller's: it sets it again
+  // with set_pool before restore()).
   nlohmann::ordered_json state() const;
   void restore(const nlohmann::json& state);
   std::int64_t next_game() const;

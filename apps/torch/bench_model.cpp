@@ -276,17 +276,7 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
     actors.collect(cfg.ppo.rollout_samples);
     const auto s = actors.take_stats();
     finished += s.games;
-    total.games += s.games;
-    total.kyoku += s.kyoku;
-    total.decisions += s.decisions;
-    total.network_decisions += s.network_decisions;
-    total.learner_decisions += s.learner_decisions;
-    total.forward_passes += s.forward_passes;
-    total.engine_seconds += s.engine_seconds;
-    total.encode_seconds += s.encode_seconds;
-    total.inference_seconds += s.inference_seconds;
-    total.wait_seconds += s.wait_seconds;
-    total.wall_seconds += s.wall_seconds;
+    total += s;
     ++collects;
   } while (since(t0) < f.seconds);
 

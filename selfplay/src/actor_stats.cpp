@@ -30,18 +30,38 @@ double KindStats::average_rank() const {
   return ratio(sum, n);
 }
 
+KindStats& KindStats::operator+=(const KindStats& o) {
+  games += o.games;
+  learner_seats += o.learner_seats;
+  learner_kyoku += o.learner_kyoku;
+  wins += o.wins;
+  deal_ins += o.deal_ins;
+  riichi += o.riichi;
+  calls += o.calls;
+  for (std::size_t r = 0; r < 4; ++r) ranks[r] += o.ranks[r];
+  return *this;
+}
+
+ActorStats& ActorStats::operator+=(const ActorStats& o) {
+  games += o.games;
+  kyoku += o.kyoku;
+  decisions += o.decisions;
+  network_decisions += o.network_decisions;
+  learner_decisions += o.learner_decisions;
+  forced += o.forced;
+  forward_passes += o.forward_passes;
+  for (std::size_t k = 0; k < kinds.size(); ++k) kinds[k] += o.kinds[k];
+  engine_seconds += o.engine_seconds;
+  encode_seconds += o.encode_seconds;
+  inference_seconds += o.inference_seconds;
+  wait_seconds += o.wait_seconds;
+  wall_seconds += o.wall_seconds;
+  return *this;
+}
+
 KindStats ActorStats::total() const {
   KindStats t;
-  for (const KindStats& k : kinds) {
-    t.games += k.games;
-    t.learner_seats += k.learner_seats;
-    t.learner_kyoku += k.learner_kyoku;
-    t.wins += k.wins;
-    t.deal_ins += k.deal_ins;
-    t.riichi += k.riichi;
-    t.calls += k.calls;
-    for (std::size_t r = 0; r < 4; ++r) t.ranks[r] += k.ranks[r];
-  }
+  for (const KindStats& k : kinds) t += k;
   return t;
 }
 

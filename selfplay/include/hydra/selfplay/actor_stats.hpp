@@ -29,6 +29,7 @@ struct KindStats {
   double riichi_rate() const;
   double call_rate() const;
   double average_rank() const;  // 1..4; 0 when no seats
+  KindStats& operator+=(const KindStats& o);
 };
 
 struct ActorStats {
@@ -47,6 +48,7 @@ struct ActorStats {
   double wall_seconds = 0;       // inside collect()
 
   KindStats total() const;  // all kinds together
+  ActorStats& operator+=(const ActorStats& o);
   nlohmann::ordered_json to_json() const;
 };
 

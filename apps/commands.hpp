@@ -63,5 +63,6 @@ void register_convert(CLI::App& app);
 void register_train(CLI::App& app);
 void register_pretrain(CLI::App& app);
 void register_grp(CLI::App& app);
+void register_review(CLI::App& app);
 
 }  // namespace hydra::apps

@@ -64,6 +64,7 @@ int run(int argc, char** argv) {
   hydra::apps::register_eval(app);
   hydra::apps::register_bot(app);
   hydra::apps::register_convert(app);
+  hydra::apps::register_review(app);
 
   try {
     app.parse_complete_callback([&] {

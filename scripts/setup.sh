@@ -11,6 +11,7 @@ APT_PACKAGES=(
   zlib1g-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler libsimdjson-dev libpugixml-dev libboost-dev
   patchelf
+  chromium  # headless, for the browser check of `hydra review` pages (tests/cli/review_page.sh)
 )
 
 missing=()

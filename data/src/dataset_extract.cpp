@@ -186,6 +186,7 @@ class Extractor {
 
   void encode(int s, std::size_t row) {
     const auto t0 = Clock::now();
+    stats_.sample_observed[row - base_] = static_cast<int>(i_);
     const encoder::Obs& o = obs_[ix(s)].encode();
     std::memcpy(out_.obs.data() + row * ix(kObsSize), o.v.data(), sizeof(float) * ix(kObsSize));
     stats_.seconds_encode += seconds_since(t0);
@@ -210,6 +211,7 @@ class Extractor {
     out_.type.push_back(static_cast<std::uint8_t>(DecisionType::pass));
     stats_.sample_event.push_back(-1);
     stats_.sample_seat.push_back(s);
+    stats_.sample_observed.push_back(static_cast<int>(i_));
     return row;
   }
 
@@ -288,6 +290,7 @@ class Extractor {
     out_.action[row] = t.index();
     out_.type[row] = static_cast<std::uint8_t>(DecisionType::kan);
     stats_.sample_event[row - base_] = static_cast<int>(i_);
+    stats_.sample_observed[row - base_] = stats_.sample_observed[ix(static_cast<int>(o.row)) - base_];
     ++stats_.kan_selects;
   }
 
@@ -395,7 +398,7 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
   ExtractStats& st = stats ? *stats : local;
   const std::size_t rows = out.size();
   const std::size_t stat_rows = st.sample_event.size();
-  const ExtractStats counts{st.actions, st.forced, st.passes, st.kan_selects, st.seconds_replay, st.seconds_encode, {}, {}};
+  const ExtractStats counts{st.actions, st.forced, st.passes, st.kan_selects, st.seconds_replay, st.seconds_encode, {}, {}, {}};
   // About one sample per two events: reserving once spares the regrowth copies (untouched
   // reserved pages cost no memory).
   const std::size_t guess = rows + log.events.size() / 2 + 64;
@@ -418,6 +421,7 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
     truncate(out, rows);
     st.sample_event.resize(stat_rows);
     st.sample_seat.resize(stat_rows);
+    st.sample_observed.resize(stat_rows);
     st.actions = counts.actions;
     st.forced = counts.forced;
     st.passes = counts.passes;

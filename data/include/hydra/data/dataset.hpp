@@ -119,6 +119,10 @@ struct ExtractStats {
   std::vector<int> sample_event;  // per sample appended: the index of the event that resolved it
                                   // (the seat's action, or the event that closed a passed chance)
   std::vector<int> sample_seat;   // per sample appended: the absolute seat deciding
+  std::vector<int> sample_observed;  // per sample appended: the index of the event after which its
+                                     // observation was taken (the decision opened, or a dora
+                                     // before the discard refreshed it): replaying the events up to
+                                     // and including it gives the seat's view at the decision
 };
 
 // Every sample of one game (no shuffle, no augmentation), in the order the decisions opened,

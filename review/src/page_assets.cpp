@@ -12,7 +12,7 @@ const char* const kPageStyle = R"CSS(
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--ink); }
 header { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; padding: 8px 12px; background: #23313f; color: #eee; }
-header h1 { font-size: 16px; margin: 0; }
+header h1 { font-size: 16px; margin: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40vw; }
 header .meta { color: #bcc; font-size: 12px; }
 header button { background: #3b5166; color: #fff; border: 0; border-radius: 4px; padding: 4px 10px; cursor: pointer; font: inherit; }
 header button:hover { background: #4d6a86; }
@@ -141,7 +141,8 @@ function buildLayout() {
     '<nav id="kyoku-tabs"></nav>' +
     '<div id="summary" class="hidden"></div>' +
     '<main id="decision-view"><div id="list"></div><div id="board"></div><div id="side"></div></main>';
-  document.getElementById("title").textContent = "Review of " + DATA.game;
+  document.getElementById("title").textContent = "Review of " + DATA.game.split("/").pop();
+  document.getElementById("title").title = DATA.game;
   document.getElementById("meta").textContent = "model " + DATA.model + " (step " + DATA.step + "), seats " +
     DATA.seats.join(", ") + ", " + D.length + " decisions, agreement " + pct(DATA.summary.agreement);
   document.getElementById("btn-prev").onclick = () => go(cur - 1);
@@ -218,9 +219,10 @@ function renderSide(d, i) {
     '<b>model</b><span id="top">' + '<span id="top-label">' + esc(top[1]) + '</span> <span id="top-prob">' + pct(top[2]) + "</span></span>" +
     '<b>value</b><span id="value">' + d.value.toFixed(3) + "</span></div>";
   h += '<table class="choices"><tbody>';
+  const most = Math.max(top[2], 1e-9);  // bars relative to the most probable action
   d.choices.slice(0, 8).forEach(c => {
     h += '<tr class="' + (c[0] === d.taken ? "taken " : "") + (c[0] === d.agent ? "agent" : "") + '"><td>' + esc(c[1]) + "</td><td>" + pct(c[2]) +
-      '</td><td style="width:45%"><div class="bar" style="width:' + (c[2] * 100).toFixed(1) + '%"></div></td></tr>';
+      '</td><td style="width:45%"><div class="bar" style="width:' + (100 * c[2] / most).toFixed(1) + '%"></div></td></tr>';
   });
   if (d.choices.length > 8) h += '<tr><td colspan="3" style="color:#777">' + (d.choices.length - 8) + " more legal actions</td></tr>";
   h += "</tbody></table>";
@@ -330,7 +332,7 @@ document.addEventListener("keydown", e => {
 });
 
 // #selftest: steps through every decision with the keyboard handler, as a user would, reads
-// back what the page shows, and writes the result into <pre id="selftest-result"> for a headless
+// back what the page shows, and writes the result as JSON into the element #selftest-result for a headless
 // browser's --dump-dom (tests/cli/review_page.sh).
 let selftesting = false;
 function selftest() {

@@ -67,7 +67,7 @@ import html, json, re, sys
 from decimal import Decimal, ROUND_HALF_UP
 dom = open(sys.argv[1], encoding="utf-8").read()
 review = json.load(open(sys.argv[2], encoding="utf-8"))
-m = re.search(r'<pre id="selftest-result">(.*?)</pre>', dom, re.S)
+m = re.search(r'<pre id="selftest-result">(\{.*?)</pre>', dom, re.S)
 if not m:
     sys.exit("review_page.sh: the page's self-test left no result in the DOM")
 r = json.loads(html.unescape(m.group(1)))

@@ -4,6 +4,7 @@
 // of decisions. The score context, ranks and permutation index against hand-computed values.
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "hydra/data/convert.hpp"
 #include "hydra/data/dataset.hpp"
 #include "hydra/data/replay.hpp"
+#include "hydra/encoder/encoder.hpp"
 #include "hydra/game/action.hpp"
 #include "testdata.hpp"
 
@@ -80,7 +82,29 @@ void check_game_labels(const GameLog& log, const std::string& name, Totals& tot)
   ASSERT_EQ(r.status, ReplayStatus::pass) << r.message;
   const std::size_t n = b.size();
   ASSERT_EQ(st.sample_event.size(), n);
+  ASSERT_EQ(st.sample_observed.size(), n);
   ASSERT_EQ(b.obs.size(), n * ix(encoder::kObsSize));
+  // Replaying the events up to and including sample_observed gives the sample's observation
+  // (what hydra review relies on to show the table and feed the checkpoint agent).
+  {
+    std::vector<std::unique_ptr<encoder::Observer>> seats;
+    for (int s = 0; s < 4; ++s) seats.push_back(std::make_unique<encoder::Observer>(game::Seat(s), tenhou()));
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return st.sample_observed[x] < st.sample_observed[y]; });
+    std::size_t next = 0;
+    for (std::size_t j = 0; j < log.events.size() && next < n; ++j) {
+      for (auto& o : seats) o->apply(log.events[j]);
+      for (; next < n && st.sample_observed[order[next]] == static_cast<int>(j); ++next) {
+        const std::size_t i = order[next];
+        ASSERT_LE(st.sample_observed[i], st.sample_event[i]) << name << " sample " << i;
+        const encoder::Obs& o = seats[ix(st.sample_seat[i])]->encode();
+        ASSERT_TRUE(std::equal(o.v.begin(), o.v.end(), b.obs.begin() + static_cast<std::ptrdiff_t>(i * ix(encoder::kObsSize))))
+            << name << " sample " << i << " observed after event " << st.sample_observed[i];
+      }
+    }
+    ASSERT_EQ(next, n) << name;
+  }
   ASSERT_EQ(b.legal.size(), n * ix(kSampleActions));
   ASSERT_EQ(b.danger.size(), n * ix(kSampleDanger));
   // Every logged decision is counted once, and is a sample unless it was the only legal move.

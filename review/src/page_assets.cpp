@@ -21,7 +21,7 @@ header button:hover { background: #4d6a86; }
 #kyoku-tabs button.current { background: var(--accent); color: #fff; border-color: var(--accent); }
 #kyoku-tabs button.has-bad { box-shadow: inset 0 -3px 0 var(--bad); }
 main { display: grid; grid-template-columns: 230px 1fr 330px; gap: 10px; padding: 10px; align-items: start; }
-#list { max-height: calc(100vh - 120px); overflow-y: auto; background: var(--panel); border: 1px solid #ccc; border-radius: 6px; }
+#list { position: relative; max-height: calc(100vh - 120px); overflow-y: auto; background: var(--panel); border: 1px solid #ccc; border-radius: 6px; }
 #list h3 { margin: 0; padding: 4px 8px; font-size: 12px; background: #e8e3d6; position: sticky; top: 0; }
 .entry { display: flex; gap: 6px; padding: 2px 8px; cursor: pointer; font-size: 12px; border-left: 4px solid transparent; }
 .entry:hover { background: #eef3f8; }
@@ -240,8 +240,12 @@ function render() {
   document.querySelectorAll(".entry.current").forEach(e => e.classList.remove("current"));
   const el = document.querySelector('.entry[data-i="' + cur + '"]');
   if (el) {
+    // Scrolls the list only (never the window), leaving room for the sticky kyoku heading.
     el.classList.add("current");
-    if (el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+    const list = document.getElementById("list");
+    const top = el.offsetTop - 26, bottom = el.offsetTop + el.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
   document.querySelectorAll("#kyoku-tabs button").forEach(b => b.classList.toggle("current", Number(b.dataset.kyoku) === d.kyoku));
   document.body.dataset.current = String(cur);
@@ -312,6 +316,7 @@ function showSummary(on) {
   view = on ? "summary" : "decision";
   document.getElementById("summary").classList.toggle("hidden", !on);
   document.getElementById("decision-view").classList.toggle("hidden", on);
+  if (on) window.scrollTo(0, 0);
   if (on && !selftesting) setHash("#summary");
 }
 

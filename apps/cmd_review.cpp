@@ -85,16 +85,25 @@ void run_review(const ReviewFlags& f) {
   }
   // The model: LibTorch from here on (hydra re-executes hydra-torch, which checks the above again).
   torch_side::require();
-  const auto policy = torch_side::policy_loader(/*single_thread=*/false)(f.model, f.device);
-  log::info("review: {} with checkpoint {} (step {}) on {}", f.game, f.model, policy->version(), f.device);
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  const auto t_load = std::chrono::steady_clock::now();
+  // As hydra eval: one intra-op thread. A batch of a few hundred rows gains little from more on
+  // the CPU, and on a loaded machine torch's waiting threads cost several times the work.
+  const auto policy = torch_side::policy_loader(/*single_thread=*/true)(f.model, f.device);
+  log::info("review: {} with checkpoint {} (step {}) on {}, loaded in {:.2f} s", f.game, f.model, policy->version(),
+            f.device, since(t_load));
+  const auto t_score = std::chrono::steady_clock::now();
   review::Review r = review::review_game(log, f.game, rules, *policy, options);
+  log::info("review: {} decisions replayed and scored in {:.2f} s", r.decisions.size(), since(t_score));
   r.model = f.model;
   r.model_step = policy->version();
   const std::string page = review::render_page(r);
   if (!f.json.empty()) write_file_atomic(f.json, json::dump(review::review_json(r), 1) + "\n", Durability::rename_only);
   write_file_atomic(f.out, page, Durability::rename_only);
   const review::Summary s = review::summarize(r);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = since(t0);
   std::cout << fmt::format("review: {} decisions, agreement {:.1f}%, {} ({:.0f} KB) in {:.1f} s\n", s.decisions,
                            100.0 * s.agreement(), f.out, static_cast<double>(page.size()) / 1024.0, seconds);
 }

@@ -58,14 +58,14 @@ table.choices tr.agent td:first-child::before { content: "\2605 "; color: #b8860
 .bar { height: 10px; background: var(--accent); border-radius: 2px; }
 .kv { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; font-size: 13px; margin-top: 8px; }
 .kv b { font-weight: 600; }
-#summary { background: var(--panel); border: 1px solid #ccc; border-radius: 6px; padding: 12px 16px; margin: 10px; }
-#summary h2 { margin-top: 0; }
-#summary table { border-collapse: collapse; margin: 6px 0 14px; font-size: 13px; }
-#summary th, #summary td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-#summary th { background: #eee; }
-#summary td.l, #summary th.l { text-align: left; }
-#summary tr.link { cursor: pointer; }
-#summary tr.link:hover { background: #eef3f8; }
+#summary-view { background: var(--panel); border: 1px solid #ccc; border-radius: 6px; padding: 12px 16px; margin: 10px; }
+#summary-view h2 { margin-top: 0; }
+#summary-view table { border-collapse: collapse; margin: 6px 0 14px; font-size: 13px; }
+#summary-view th, #summary-view td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+#summary-view th { background: #eee; }
+#summary-view td.l, #summary-view th.l { text-align: left; }
+#summary-view tr.link { cursor: pointer; }
+#summary-view tr.link:hover { background: #eef3f8; }
 .help { font-size: 12px; color: var(--muted); margin-top: 10px; }
 kbd { border: 1px solid #aaa; border-radius: 3px; padding: 0 4px; background: #fafafa; font-size: 11px; }
 .hidden { display: none !important; }
@@ -139,7 +139,8 @@ function buildLayout() {
     '<button id="btn-bad" title="next disagreement (N)">next disagreement</button>' +
     '<button id="btn-summary" title="summary (S)">summary</button></header>' +
     '<nav id="kyoku-tabs"></nav>' +
-    '<div id="summary" class="hidden"></div>' +
+    // Not id="summary": the address #summary would make the browser scroll to it.
+    '<div id="summary-view" class="hidden"></div>' +
     '<main id="decision-view"><div id="list"></div><div id="board"></div><div id="side"></div></main>';
   document.getElementById("title").textContent = "Review of " + DATA.game.split("/").pop();
   document.getElementById("title").title = DATA.game;
@@ -197,7 +198,7 @@ function renderBoard(d) {
   }
   h += '<div id="center"><div class="round">' + esc(WIND[t.bakaze] || t.bakaze) + " " + t.kyoku + "</div>" +
     "<div>" + t.honba + " honba, " + t.kyotaku + " riichi stick" + (t.kyotaku === 1 ? "" : "s") + "</div>" +
-    "<div>" + t.live + " tiles left</div>" +
+    "<div>" + t.live + (t.live === 1 ? " tile" : " tiles") + " left</div>" +
     '<div style="margin-top:6px">dora indicators</div><div class="hand" style="justify-content:center">' + tiles(t.dora, { small: true }) + "</div></div>";
   h += '<div class="hand-row"><div><div class="label">' + esc(seatName(me)) + " hand</div><div class=\"hand\">" + tiles(t.hand) +
     (t.drawn ? '<span style="width:10px"></span>' + tileSvg(t.drawn) : "") + "</div></div>";
@@ -305,7 +306,7 @@ function buildSummary() {
   h += "</table>";
   h += '<p class="help">Keys: <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> decision, <kbd>&uarr;</kbd>/<kbd>&darr;</kbd> kyoku, <kbd>N</kbd>/<kbd>P</kbd> disagreement, ' +
     "<kbd>Home</kbd>/<kbd>End</kbd> first/last, <kbd>S</kbd> summary. Click a row to open it.</p>";
-  const el = document.getElementById("summary");
+  const el = document.getElementById("summary-view");
   el.innerHTML = h;
   el.addEventListener("click", e => {
     const tr = e.target.closest("tr.link");
@@ -314,7 +315,7 @@ function buildSummary() {
 }
 function showSummary(on) {
   view = on ? "summary" : "decision";
-  document.getElementById("summary").classList.toggle("hidden", !on);
+  document.getElementById("summary-view").classList.toggle("hidden", !on);
   document.getElementById("decision-view").classList.toggle("hidden", on);
   if (on) window.scrollTo(0, 0);
   if (on && !selftesting) setHash("#summary");
@@ -359,7 +360,7 @@ function selftest() {
   key("End");
   const last = Number(document.body.dataset.current);
   key("s");
-  const summaryShown = !document.getElementById("summary").classList.contains("hidden");
+  const summaryShown = !document.getElementById("summary-view").classList.contains("hidden");
   const result = {
     entries: document.querySelectorAll("#list .entry").length,
     decisions: D.length,

@@ -148,7 +148,7 @@ class BotGame final : public EngineGame {
 std::unique_ptr<EngineGame> BotDriver::make_game() { return std::make_unique<BotGame>(started_++); }
 
 TEST(Engine, GamesWithoutNetworkDecisionsFinishAndSlotsRefill) {
-  for (const std::vector<std::size_t> groups : {std::vector<std::size_t>{3}, std::vector<std::size_t>{2, 3}}) {
+  for (const std::vector<std::size_t>& groups : {std::vector<std::size_t>{3}, std::vector<std::size_t>{2, 3}}) {
     BotDriver driver(10);
     EngineOptions eo;
     eo.groups = groups;

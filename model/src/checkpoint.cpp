@@ -219,7 +219,12 @@ CheckpointData load_checkpoint(const fs::path& file, torch::nn::Module* model, t
       archive.read("rng", v);
       restore_rng(v.toGenericDict());
     }
+  } catch (const Error&) {
+    throw;  // already names the file
   } catch (const c10::Error& e) {
+    refuse(file, "unreadable: " + first_line(e.what()));
+  } catch (const std::runtime_error& e) {
+    // A field missing from the archive is torch::jit::ObjectAttributeError, not a c10::Error.
     refuse(file, "unreadable: " + first_line(e.what()));
   }
   return data;

@@ -3,13 +3,15 @@
 # quickstart model (4 x 64):
 #   1. greedy self-play logs: `hydra selfplay` with bot:greedy in all four seats (--games);
 #   2. BC on them: `hydra pretrain --config configs/pretrain.json` (--bc-steps);
-#   3. PPO from that BC checkpoint (ppo.init; the value warm-up, the KL anchor to it and the
+#   3. the GRP rank predictor on the same logs (`hydra grp --config configs/grp.json`), whose
+#      per-kyoku change of expected placement points is PPO's reward (selfplay.grp);
+#   4. PPO from that BC checkpoint (ppo.init; the value warm-up, the KL anchor to it and the
 #      entropy target are on by default) at the spec's learning rate 1e-4 (the quickstart's 3e-4
 #      is for runs from scratch), the spec's opponent mix with the BC checkpoint as the frozen
 #      baseline, for --minutes;
-#   4. 1v3 duplicate, --seeds wall seeds each: PPO vs its BC start, PPO vs bot:greedy and, as the
-#      reference, BC vs bot:greedy;
-#   5. a learning curve PNG from metrics.jsonl (scripts/plot_learning.py, matplotlib in a pinned
+#   5. 1v3 duplicate, --seeds wall seeds each: PPO vs its BC start, PPO vs bot:greedy and, as
+#      references, BC vs bot:greedy and bot:random vs bot:greedy (no learning at all);
+#   6. a learning curve PNG from metrics.jsonl (scripts/plot_learning.py, matplotlib in a pinned
 #      venv) and the verdict.
 # Learning shows as PPO's average rank against its BC start with its 95% interval entirely below
 # 2.5, and PPO no worse than BC against bot:greedy. The full protocol (docs/TRAINING.md) is the
@@ -39,26 +41,32 @@ mkdir -p "$out"
 cd "$HYDRA_ROOT"
 start=$(date +%s)
 
-say "1/5 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
+say "1/6 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
 "$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
   --out "$out/greedy" > "$out/selfplay.log" 2>&1
 
-say "2/5 behaviour cloning: $bc_steps steps on those logs -> $out/bc"
+say "2/6 behaviour cloning: $bc_steps steps on those logs -> $out/bc"
 "$hydra" pretrain --config configs/pretrain.json --data "$out/greedy/logs" --max-steps "$bc_steps" \
   --run-dir "$out/bc" --device cpu > "$out/bc.log" 2>&1
 bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
 tail -n 3 "$out/bc.log"
 
-say "3/5 PPO from $bc for at most $minutes minutes -> $out/ppo"
+say "3/6 GRP rank predictor on the same logs -> $out/grp"
+"$hydra" grp --config configs/grp.json --data "$out/greedy/logs" --run-dir "$out/grp" --device cpu \
+  > "$out/grp.log" 2>&1
+grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
+tail -n 2 "$out/grp.log"
+
+say "4/6 PPO from $bc for at most $minutes minutes -> $out/ppo"
 "$hydra" train --config configs/quickstart.json --run-dir "$out/ppo" --device cpu \
-  --set ppo.init="$bc" --set selfplay.baseline="$bc" --set ppo.lr=1e-4 --set ppo.lr_floor=1e-5 \
+  --set ppo.init="$bc" --set selfplay.baseline="$bc" --set selfplay.grp="$grp" --set ppo.lr=1e-4 --set ppo.lr_floor=1e-5 \
   --set selfplay.opp_self=0.5 \
   --set selfplay.opp_pool=0.3 --set selfplay.opp_baseline=0.2 --set train.checkpoint_every=10 \
   --max-updates 100000 --max-minutes "$minutes" "$@" > "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
 
-say "4/5 1v3 duplicate evaluations over $seeds wall seeds"
+say "5/6 1v3 duplicate evaluations over $seeds wall seeds"
 evaluate() {  # NAME CHALLENGER CHAMPION
   "$hydra" eval --challenger "$2" --champion "$3" --seeds "$seeds" --seed 20261123 --device cpu --json \
     > "$out/eval_$1.json" 2> "$out/eval_$1.log"
@@ -73,8 +81,9 @@ PY
 evaluate ppo_vs_bc "$ppo" "$bc"
 evaluate ppo_vs_greedy "$ppo" bot:greedy
 evaluate bc_vs_greedy "$bc" bot:greedy
+evaluate random_vs_greedy bot:random bot:greedy
 
-say "5/5 learning curve -> $out/learning_curve.png"
+say "6/6 learning curve -> $out/learning_curve.png"
 python3 scripts/plot_learning.py "$out/ppo/metrics.jsonl" "$out/learning_curve.png" || \
   echo "learning_check.sh: the plot failed (matplotlib venv); the numbers above stand" >&2
 python3 - "$out" "$(( $(date +%s) - start ))" << 'PY'
@@ -85,6 +94,9 @@ vs_bc, ppo_g, bc_g = rank("ppo_vs_bc"), rank("ppo_vs_greedy"), rank("bc_vs_greed
 recs = [json.loads(l) for l in open(f"{out}/ppo/metrics.jsonl") if l.strip()]
 samples = sum(r.get("ppo/samples", 0) for r in recs)
 print(f"PPO: {len(recs)} updates, {int(samples)} learner samples; whole check {secs // 60} min")
+ref = rank("random_vs_greedy")
+print(f"against bot:greedy (2.5 is par): no learning (bot:random) {ref['value']:.3f}, "
+      f"BC {bc_g['value']:.3f}, BC + PPO {ppo_g['value']:.3f}")
 beats = vs_bc["ci95"][1] < 2.5
 no_worse = ppo_g["ci95"][0] <= bc_g["ci95"][1]
 print(("LEARNED" if beats and no_worse else "NOT SHOWN") +

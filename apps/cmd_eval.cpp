@@ -4,7 +4,9 @@
 // 1v3 duplicate evaluation (selfplay/arena.hpp): the report (table, or JSON with --json) goes to
 // stdout and depends only on the flags, so the same seed prints the same bytes; progress and
 // throughput go to stderr. An agent is a built-in bot (bot:...) or a checkpoint path
-// (selfplay/model_agent.hpp), greedy argmax unless --sample.
+// (selfplay/model_agent.hpp), greedy argmax unless --sample, or an external mjai bot process
+// (mjai:COMMAND, mjai.app:COMMAND; selfplay/external_agent.hpp): a game it fails in is void and
+// listed in the report.
 
 #include <chrono>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
+#include "external_flags.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
@@ -34,6 +37,7 @@ struct EvalFlags {
   int threads = 0;
   std::string device = "auto";
   selfplay::ModelAgentOptions agent;
+  ExternalFlags external;
 };
 
 void run_eval(EvalFlags f) {
@@ -50,6 +54,9 @@ void run_eval(EvalFlags f) {
                                                           static_cast<std::size_t>(f.threads));
   selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent,
                                models ? torch_side::policy_loader(/*single_thread=*/true) : nullptr);
+  agents.set_external(f.external.options());
+  if (selfplay::is_external_name(f.eval.challenger) || selfplay::is_external_name(f.eval.champion))
+    log::info("eval: stderr of the external agents goes to {}/", f.external.log_dir);
   f.eval.make_agent = agents.factory();
   const auto t0 = std::chrono::steady_clock::now();
   auto last = t0;
@@ -74,7 +81,8 @@ void register_eval(CLI::App& app) {
   auto f = std::make_shared<EvalFlags>();
   CLI::App* cmd = app.add_subcommand("eval", "1v3 duplicate evaluation of a challenger against a champion");
   cmd->add_option("--challenger", f->eval.challenger,
-                  "the agent under test: bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")
+                  "the agent under test: bot:greedy, bot:random, bot:tsumogiri, a checkpoint file, or an external "
+                  "mjai bot: 'mjai:COMMAND' (classic protocol) or 'mjai.app:COMMAND' ({seat} is replaced by the seat)")
       ->required();
   cmd->add_option("--champion", f->eval.champion, "the agent in the other three seats")->required();
   cmd->add_option("--seeds", f->eval.seeds, "wall seeds; each is played 4 times")->check(integer_in(1, kMaxGames))->capture_default_str();
@@ -97,6 +105,7 @@ void register_eval(CLI::App& app) {
   cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
       ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
+  f->external.add_to(*cmd);
   cmd->callback([f] { run_eval(*f); });
 }
 

@@ -23,6 +23,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
+#include "external_flags.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/json.hpp"
@@ -55,6 +56,7 @@ struct SelfplayOptions {
   int threads = 0;
   std::string device = "auto";
   selfplay::ModelAgentOptions agent;
+  ExternalFlags external;
 };
 
 // The four agent names; the short built-in names of the first version ("random", "tsumogiri")
@@ -80,6 +82,7 @@ struct GameSummary {
   std::array<int, game::kNumSeats> ranks{};
   int kyoku = 0, decisions = 0, horas = 0, ryukyokus = 0;
   std::array<int, game::kNumSeats> wins{}, deal_ins{};
+  std::vector<selfplay::AgentFault> faults;  // non-empty: the game is void (no log, not counted)
 };
 
 void run_selfplay(const SelfplayOptions& o) {
@@ -92,6 +95,7 @@ void run_selfplay(const SelfplayOptions& o) {
   if (models) torch_side::require();
   selfplay::ModelAgents factory(o.device, rules, o.agent,
                                 models ? torch_side::policy_loader(/*single_thread=*/true) : nullptr);
+  factory.set_external(o.external.options());
   for (const std::string& a : names) (void)factory.make(a);  // names checked, checkpoints loaded
 
   const game::MasterSeed master{o.seed_given ? o.seed : game::random_master_seed().value};
@@ -107,8 +111,15 @@ void run_selfplay(const SelfplayOptions& o) {
                                                           static_cast<std::size_t>(o.threads));
   std::vector<GameSummary> summaries(static_cast<std::size_t>(o.games));
   // Summary and log of one finished game (games are independent: any order writes the same files).
-  const auto record = [&](std::size_t g, game::GameResult r) {
+  const auto record = [&](std::size_t g, game::GameResult r, std::vector<selfplay::AgentFault> faults) {
     GameSummary& sum = summaries[g];
+    if (!faults.empty()) {
+      for (const selfplay::AgentFault& f : faults)
+        log::warn("selfplay: game {} is void: {} at seat {}: {}{}{}", g, f.agent, f.seat, f.reason,
+                  f.event.empty() ? "" : "; event: " + f.event, f.reply.empty() ? "" : "; reply: " + f.reply);
+      sum.faults = std::move(faults);
+      return;
+    }
     sum.final_scores = r.final_scores;
     sum.ranks = r.ranks;
     sum.kyoku = r.kyoku;
@@ -146,20 +157,27 @@ void run_selfplay(const SelfplayOptions& o) {
       const auto agents = agents_of();
       std::array<game::Agent*, game::kNumSeats> seats{};
       for (std::size_t s = 0; s < game::kNumSeats; ++s) seats[s] = agents[s].get();
-      record(g, selfplay::play_observed(rules, key_of(g), seats));
+      game::GameResult r = selfplay::play_observed(rules, key_of(g), seats);
+      record(g, std::move(r), selfplay::faults_of(seats));
     });
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json seats = nlohmann::ordered_json::array();
   long kyoku = 0, decisions = 0, horas = 0, ryukyokus = 0;
+  // Void games (an external agent's fault) are listed, not counted.
+  nlohmann::ordered_json voided = nlohmann::ordered_json::array();
+  for (std::size_t g = 0; g < summaries.size(); ++g)
+    for (const selfplay::AgentFault& f : summaries[g].faults)
+      voided.push_back({{"game", g}, {"agent", f.agent}, {"seat", f.seat}, {"reason", f.reason}, {"event", f.event}, {"reply", f.reply}});
+  std::erase_if(summaries, [](const GameSummary& s) { return !s.faults.empty(); });
   for (const GameSummary& s : summaries) {
     kyoku += s.kyoku;
     decisions += s.decisions;
     horas += s.horas;
     ryukyokus += s.ryukyokus;
   }
-  const double n = static_cast<double>(o.games);
+  const double n = static_cast<double>(summaries.size());
   for (int seat = 0; seat < game::kNumSeats; ++seat) {
     const auto i = static_cast<std::size_t>(seat);
     double score = 0, rank = 0, pt = 0, wins = 0, deal_ins = 0;
@@ -179,7 +197,9 @@ void run_selfplay(const SelfplayOptions& o) {
   nlohmann::ordered_json j;
   j["seed"] = master.value;
   j["rules"] = rules.name;
-  j["games"] = o.games;
+  j["games"] = summaries.size();
+  j["games_voided"] = static_cast<std::size_t>(o.games) - summaries.size();
+  if (!voided.empty()) j["voided"] = voided;
   j["seats"] = seats;
   j["kyoku_per_game"] = static_cast<double>(kyoku) / n;
   j["decisions_per_game"] = static_cast<double>(decisions) / n;
@@ -188,7 +208,10 @@ void run_selfplay(const SelfplayOptions& o) {
   j["seconds"] = seconds;
   j["games_per_second"] = n / seconds;
   write_file_atomic(out / "stats.json", json::dump(j, 2) + "\n");
-  std::cout << "selfplay: " << o.games << " games (" << rules.name << ", seed " << master.value << ") in " << seconds
+  if (!voided.empty())
+    std::cout << "selfplay: " << voided.size() << " agent fault(s) voided " << (static_cast<std::size_t>(o.games) - summaries.size())
+              << " game(s): no log written for them; see stats.json \"voided\"\n";
+  std::cout << "selfplay: " << summaries.size() << " games (" << rules.name << ", seed " << master.value << ") in " << seconds
             << " s, " << n / seconds << " games/s; logs in " << (out / "logs").string() << ", stats in " << (out / "stats.json").string() << "\n";
 }
 
@@ -198,7 +221,8 @@ void register_selfplay(CLI::App& app) {
   auto opts = std::make_shared<SelfplayOptions>();
   CLI::App* cmd = app.add_subcommand("selfplay", "play games between agents and write gzipped mjai logs and stats");
   cmd->add_option("--agents", opts->agents,
-                  "four agents in seat order: bot:random, bot:tsumogiri, bot:greedy or checkpoint files")
+                  "four agents in seat order: bot:random, bot:tsumogiri, bot:greedy, checkpoint files or external mjai "
+                  "bots (mjai:COMMAND, mjai.app:COMMAND; a command must not contain a comma here)")
       ->capture_default_str();
   cmd->add_option("--model", opts->model, "a checkpoint file playing all four seats (instead of --agents)");
   cmd->add_option("--games", opts->games, "number of games")->check(integer_in(1, kMaxGames))->capture_default_str();
@@ -213,6 +237,7 @@ void register_selfplay(CLI::App& app) {
   cmd->add_option("--temperature", opts->agent.temperature, "sampling temperature (with --sample)")
       ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
+  opts->external.add_to(*cmd);
   cmd->callback([opts] { run_selfplay(*opts); });
 }
 

@@ -22,6 +22,7 @@ namespace {
 struct GameOut {
   GameStats stats{};
   int kyoku = 0, decisions = 0;
+  std::vector<AgentFault> faults;  // non-empty: the game is void
 };
 
 std::unique_ptr<game::Agent> make(const EvalOptions& o, const std::string& name) {
@@ -44,8 +45,10 @@ std::array<game::Agent*, game::kNumSeats> pointers(const Agents& agents) {
 }
 
 GameOut game_out(const EvalOptions& o, const game::TableRules& rules, std::uint64_t seed, int challenger_seat,
-                 game::GameResult r) {
+                 game::GameResult r, std::vector<AgentFault> faults) {
   GameOut out;
+  out.faults = std::move(faults);
+  if (!out.faults.empty()) return out;  // void: neither scored nor logged
   out.stats = game_stats(r.events, r.final_scores, rules.uma_eval);
   out.kyoku = r.kyoku;
   out.decisions = r.decisions;
@@ -67,7 +70,8 @@ GameOut game_out(const EvalOptions& o, const game::TableRules& rules, std::uint6
 GameOut play_one(const EvalOptions& o, const game::TableRules& rules, std::uint64_t seed, int challenger_seat) {
   const Agents agents = make_agents(o, challenger_seat);
   // Events are always recorded: the statistics are counted from them.
-  return game_out(o, rules, seed, challenger_seat, play_observed(rules, game::game_key(o.master, seed), pointers(agents)));
+  game::GameResult r = play_observed(rules, game::game_key(o.master, seed), pointers(agents));
+  return game_out(o, rules, seed, challenger_seat, std::move(r), faults_of(pointers(agents)));
 }
 
 bool batched(const EvalOptions& o) {
@@ -86,9 +90,9 @@ void play_lockstep(const EvalOptions& o, const game::TableRules& rules,
         const auto [seed, seat] = games[i];
         return AgentGameStart{make_agents(o, seat), game::game_key(o.master, seed)};
       },
-      [&](std::size_t i, game::GameResult r) {
+      [&](std::size_t i, game::GameResult r, std::vector<AgentFault> faults) {
         const auto [seed, seat] = games[i];
-        out[i] = game_out(o, rules, seed, seat, std::move(r));
+        out[i] = game_out(o, rules, seed, seat, std::move(r), std::move(faults));
         on_finished();
       });
 }
@@ -129,6 +133,11 @@ class AgentGame final : public EngineGame {
   }
 
   std::size_t index() const { return index_; }
+  std::vector<AgentFault> faults() const {
+    std::array<game::Agent*, game::kNumSeats> seats{};
+    for (std::size_t s = 0; s < game::kNumSeats; ++s) seats[s] = agents_[s].get();
+    return faults_of(seats);
+  }
   game::GameResult result() {
     for (std::size_t s = 0; s < game::kNumSeats; ++s)
       if (observers_[s]) catch_up(s);
@@ -159,7 +168,7 @@ class AgentGameDriver final : public EngineDriver {
  public:
   AgentGameDriver(const game::TableRules& rules, std::size_t games,
                   const std::function<AgentGameStart(std::size_t)>& start,
-                  const std::function<void(std::size_t, game::GameResult)>& done)
+                  const std::function<void(std::size_t, game::GameResult, std::vector<AgentFault>)>& done)
       : rules_(rules), games_(games), start_(start), done_(done) {}
   std::unique_ptr<EngineGame> next() override {
     if (next_ >= games_) return nullptr;
@@ -168,27 +177,35 @@ class AgentGameDriver final : public EngineDriver {
   }
   void finished(std::unique_ptr<EngineGame> game) override {
     auto& g = static_cast<AgentGame&>(*game);
-    done_(g.index(), g.result());
+    game::GameResult r = g.result();  // observers catch up first: a fault can come at the end
+    done_(g.index(), std::move(r), g.faults());
   }
 
  private:
   const game::TableRules& rules_;
   std::size_t games_, next_ = 0;
   const std::function<AgentGameStart(std::size_t)>& start_;
-  const std::function<void(std::size_t, game::GameResult)>& done_;
+  const std::function<void(std::size_t, game::GameResult, std::vector<AgentFault>)>& done_;
 };
 
 }  // namespace
 
 void play_agents_lockstep(const game::TableRules& rules, std::size_t games,
                           const std::function<AgentGameStart(std::size_t)>& start,
-                          const std::function<void(std::size_t, game::GameResult)>& done) {
+                          const std::function<void(std::size_t, game::GameResult, std::vector<AgentFault>)>& done) {
   if (games == 0) return;
   AgentGameDriver driver(rules, games, start, done);
   EngineOptions eo;
   eo.groups = {std::min(kLockstepGames, games)};
   Engine engine(eo);
   engine.run(driver);
+}
+
+std::vector<AgentFault> faults_of(const std::array<game::Agent*, game::kNumSeats>& agents) {
+  std::vector<AgentFault> out;
+  for (game::Agent* a : agents)
+    if (const auto* o = dynamic_cast<const ObservingAgent*>(a); o && o->fault()) out.push_back(*o->fault());
+  return out;
 }
 
 game::GameResult play_observed(const game::TableRules& rules, const game::GameKey& key,
@@ -235,7 +252,11 @@ game::GameResult play_observed(const game::TableRules& rules, const game::GameKe
 SeedGames play_seed(const EvalOptions& o, std::uint64_t seed_index) {
   const game::TableRules& rules = game::table_rules(o.rules);
   SeedGames out;
-  for (int c = 0; c < game::kNumSeats; ++c) out.games[static_cast<std::size_t>(c)] = play_one(o, rules, seed_index, c).stats;
+  for (int c = 0; c < game::kNumSeats; ++c) {
+    const GameOut g = play_one(o, rules, seed_index, c);
+    if (!g.faults.empty()) throw Error("seed " + std::to_string(seed_index) + ": " + g.faults.front().reason);
+    out.games[static_cast<std::size_t>(c)] = g.stats;
+  }
   return out;
 }
 
@@ -281,6 +302,18 @@ EvalResult run_eval(const EvalOptions& o) {
       });
     }
     for (std::uint64_t i = 0; i < count; ++i) {
+      // A seed with a void game cannot be paired: none of its four games is scored, and every
+      // fault is reported.
+      bool whole = true;
+      for (std::size_t c = 0; c < game::kNumSeats; ++c)
+        for (const AgentFault& f : games[static_cast<std::size_t>(i) * game::kNumSeats + c].faults) {
+          res.voided.push_back(VoidedGame{first + i, static_cast<int>(c), f});
+          whole = false;
+        }
+      if (!whole) {
+        ++res.seeds_voided;
+        continue;
+      }
       SeedGames sg;
       for (std::size_t c = 0; c < game::kNumSeats; ++c) {
         const GameOut& g = games[static_cast<std::size_t>(i) * game::kNumSeats + c];

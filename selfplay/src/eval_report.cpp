@@ -41,6 +41,7 @@ nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
   j["seed"] = o.master.value;
   j["seeds_planned"] = o.seeds;
   j["seeds_played"] = r.seeds.size();
+  j["seeds_voided"] = r.seeds_voided;
   j["games"] = r.games;
   j["kyoku"] = r.kyoku;
   nlohmann::ordered_json ch, cp, diff;
@@ -60,12 +61,20 @@ nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
                        {"stopped_early", s.stopped_early}, {"reason", s.reason},
                        {"adjusted_ci", {number(s.last.lo), number(s.last.hi)}}};
   }
+  if (!r.voided.empty()) {
+    nlohmann::ordered_json v = nlohmann::ordered_json::array();
+    for (const VoidedGame& g : r.voided)
+      v.push_back({{"seed", g.seed}, {"challenger_seat", g.challenger_seat}, {"agent", g.fault.agent},
+                   {"seat", g.fault.seat}, {"reason", g.fault.reason}, {"event", g.fault.event}, {"reply", g.fault.reply}});
+    j["voided"] = std::move(v);
+  }
   return j;
 }
 
 std::string report_table(const EvalOptions& o, const EvalResult& r) {
   std::string out = fmt::format("eval: {} (challenger) vs {} (champion), 1v3 duplicate, rules {}, seed {}\n",
                                 o.challenger, o.champion, o.rules, o.master.value);
+  if (r.seeds_voided > 0) out += fmt::format("{} seeds with a void game are not scored (listed below)\n", r.seeds_voided);
   out += fmt::format("{} seeds x 4 seats = {} games, {} kyoku; 95% intervals clustered by seed (Wilson for rates and rank shares); rates and ranks in %\n\n",
                      r.seeds.size(), r.games, r.kyoku);
   out += fmt::format("{:<16}{:<30}{:<30}{}\n", "", "challenger", "champion", "difference");
@@ -84,6 +93,15 @@ std::string report_table(const EvalOptions& o, const EvalResult& r) {
                            : fmt::format("not settled early ({} looks)", s.looks);
     if (!std::isnan(s.last.lo)) out += fmt::format(", adjusted interval [{:.3f}, {:.3f}]", s.last.lo, s.last.hi);
     out += "\n";
+  }
+  if (!r.voided.empty()) {
+    out += fmt::format("\nvoid games: {} (agent faults); their {} seeds are not scored\n", r.voided.size(), r.seeds_voided);
+    for (const VoidedGame& g : r.voided) {
+      out += fmt::format("  seed {} (challenger at seat {}): {} at seat {}: {}\n", g.seed, g.challenger_seat, g.fault.agent,
+                         g.fault.seat, g.fault.reason);
+      if (!g.fault.event.empty()) out += fmt::format("    event: {}\n", g.fault.event);
+      if (!g.fault.reply.empty()) out += fmt::format("    reply: {}\n", g.fault.reply);
+    }
   }
   return out;
 }

@@ -10,6 +10,29 @@
 
 namespace hydra::selfplay {
 
+namespace {
+
+game::GameKey parse_game_key(const nlohmann::json& v) {
+  const std::string s = v.is_string() ? v.get<std::string>() : std::string();
+  game::Digest d{};
+  const auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  bool ok = s.size() == 2 * d.size();
+  for (std::size_t i = 0; ok && i < d.size(); ++i) {
+    const int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
+    ok = hi >= 0 && lo >= 0;
+    d[i] = static_cast<std::uint8_t>(ok ? hi * 16 + lo : 0);
+  }
+  if (!ok) throw Error(std::string("field '") + std::string(kGameKeyField) + "': expected 64 hex digits");
+  return game::GameKey(d);
+}
+
+}  // namespace
+
 using game::Action;
 using game::Event;
 using game::EventType;
@@ -33,6 +56,7 @@ std::string MjaiBot::react(std::string_view line) {
   std::vector<Event> events;
   std::vector<std::uint8_t> given;
   std::optional<int> id;
+  std::optional<game::GameKey> key;
   for (const nlohmann::json& item : j) {
     if (!item.is_object()) throw Error("broken JSON: an event must be a JSON object");
     const data::ParsedLine parsed = data::parse_mjai_line(json::dump(item));
@@ -44,16 +68,17 @@ std::string MjaiBot::react(std::string_view line) {
         throw Error("field 'id': expected a seat 0-3");
       id = v.get<int>();
     }
+    if (events.back().type == EventType::start_game && item.contains(kGameKeyField)) key = parse_game_key(item[kGameKeyField]);
   }
-  return reply_line(react(events, id, given));
+  return reply_line(react(events, id, given, key));
 }
 
 std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optional<int> seat_id) {
-  return react(events, seat_id, std::vector<std::uint8_t>(events.size(), data::kGivenAll));
+  return react(events, seat_id, std::vector<std::uint8_t>(events.size(), data::kGivenAll), std::nullopt);
 }
 
 std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optional<int> seat_id,
-                                    const std::vector<std::uint8_t>& given) {
+                                    const std::vector<std::uint8_t>& given, std::optional<game::GameKey> key) {
   // The line is applied to copies and kept only when every event of it fits: a refused line
   // leaves the bot (and the agent the hook feeds) exactly as before it, so the host's next line
   // meets the state its previous lines built.
@@ -105,6 +130,7 @@ std::optional<Event> MjaiBot::react(const std::vector<Event>& events, std::optio
   seat_ = seat;
   view_ = std::move(view);
   prev_ = prev;
+  if (key) key_ = *key;
   for (std::size_t i = 0; i < applied.size(); ++i) {
     if (started && i == *started) agent_->start_game(*seat_, key_);
     if (hook_) hook_(applied[i]);
@@ -131,7 +157,9 @@ std::optional<Event> MjaiBot::decide() {
   const Action pass(Action::kPass);
   if (legal_.mask.empty() || (legal_.mask.count() == 1 && legal_.mask.test(pass))) return std::nullopt;
   const game::Decision d{*seat_, legal_.phase, legal_.mask};
-  const Action a = agent_->act(*view_, d);
+  // A lone legal action is taken without asking the agent, as the table takes it (table.hpp), so
+  // the agent sees the same decisions (and draws the same random numbers) as in Hydra's games.
+  const Action a = d.mask.count() == 1 ? d.mask.nth(0) : agent_->act(*view_, d);
   HYDRA_CHECK(d.mask.test(a), "the agent chose an action outside the legal mask");
   if (a == pass) return std::nullopt;
   if (a == Action(Action::kKan) && legal_.kans.size() > 1) {

@@ -15,13 +15,13 @@ ModelAgents::ModelAgents(std::string device, const game::TableRules& rules, Mode
     : device_(std::move(device)), rules_(&rules), options_(options), loader_(std::move(loader)) {}
 
 bool ModelAgents::is_checkpoint(const std::string& name) {
-  if (is_bot_name(name)) return false;
+  if (is_bot_name(name) || is_external_name(name)) return false;
   if (!std::filesystem::is_regular_file(name))
     throw Error("'" + name + "': not a built-in agent (" + [] {
       std::string names;
       for (const std::string& n : bot_names()) names += (names.empty() ? "" : ", ") + n;
       return names;
-    }() + ") and no checkpoint file of that name");
+    }() + "), no external agent (mjai:COMMAND, mjai.app:COMMAND) and no checkpoint file of that name");
   return true;
 }
 
@@ -37,8 +37,20 @@ std::shared_ptr<BatchPolicy> ModelAgents::policy(const std::string& path) {
   return p;
 }
 
+void ModelAgents::set_external(ExternalOptions options) {
+  const std::scoped_lock lock(mu_);
+  external_ = std::make_unique<ExternalAgents>(std::move(options), *rules_);
+}
+
 std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
   if (is_bot_name(name)) return make_bot(name);
+  if (is_external_name(name)) {
+    {
+      const std::scoped_lock lock(mu_);
+      if (!external_) external_ = std::make_unique<ExternalAgents>(ExternalOptions{}, *rules_);
+    }
+    return external_->make(name);
+  }
   return std::make_unique<ModelAgent>(policy(name), *rules_, name, options_);
 }
 

@@ -74,7 +74,8 @@ std::vector<std::string> lockstep(const Mix& mix, std::vector<std::size_t>* orde
         start.key = mix.key(g);
         return start;
       },
-      [&](std::size_t g, game::GameResult r) {
+      [&](std::size_t g, game::GameResult r, std::vector<AgentFault> faults) {
+        EXPECT_TRUE(faults.empty());
         out[g] = dump(r.events);
         if (order) order->push_back(g);
       });

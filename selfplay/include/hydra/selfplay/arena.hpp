@@ -42,10 +42,25 @@ namespace hydra::selfplay {
 // drives the game (play_observed below, the mjai bot command) passes each event to observe()
 // before the next act(), and start_game() before the game's first event or, when a host joins
 // mid-game, before the first act().
+// What went wrong with an agent that can fail (an external process, external_agent.hpp): the
+// game it happened in is void, and reported, never scored.
+struct AgentFault {
+  std::string agent;   // the agent's name as given
+  int seat = 0;
+  std::string event;   // the line the agent was answering (empty: none)
+  std::string reply;   // what it answered (empty: nothing)
+  std::string reason;
+};
+
 class ObservingAgent : public game::Agent {
  public:
   virtual void observe(const game::Event& e) = 0;
+  // The first fault of the current game, or null.
+  virtual const AgentFault* fault() const { return nullptr; }
 };
+
+// The faults of a game's agents, in seat order.
+std::vector<AgentFault> faults_of(const std::array<game::Agent*, game::kNumSeats>& agents);
 
 // An observing agent whose decisions a driver may evaluate in batches across games: prepare()
 // writes the decision's inputs into batch slots, the driver evaluates policy() on many rows at
@@ -74,15 +89,16 @@ inline constexpr std::size_t kLockstepGames = 256;
 // Plays `games` games of four agents on the lock-step play engine (engine.hpp) in
 // min(kLockstepGames, games) slots: batched agents (checkpoints) are evaluated in batches across
 // games, one evaluate() per policy and step; other agents answer inline. start(i) makes game i's
-// agents and key (serially, games started in index order as slots free up); done(i, result) gets
-// each finished game with its events, serially and in an order fixed by the games alone.
+// agents and key (serially, games started in index order as slots free up); done(i, result,
+// faults) gets each finished game with its events and its agents' faults (non-empty: the game is
+// void), serially and in an order fixed by the games alone.
 struct AgentGameStart {
   std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
   game::GameKey key;
 };
 void play_agents_lockstep(const game::TableRules& rules, std::size_t games,
                           const std::function<AgentGameStart(std::size_t)>& start,
-                          const std::function<void(std::size_t, game::GameResult)>& done);
+                          const std::function<void(std::size_t, game::GameResult, std::vector<AgentFault>)>& done);
 
 struct SequentialOptions {
   bool enabled = false;
@@ -113,8 +129,19 @@ struct SequentialResult {
   Estimate last;       // the adjusted interval at the last look
 };
 
+// A game voided by an agent's fault (external_agent.hpp).
+struct VoidedGame {
+  std::uint64_t seed = 0;
+  int challenger_seat = 0;
+  AgentFault fault;
+};
+
 struct EvalResult {
-  std::vector<SeedGames> seeds;  // in seed order; fewer than asked when stopped early
+  // In seed order; fewer than asked when stopped early or when a seed had a void game (then none
+  // of its four games counts, and `voided` says why).
+  std::vector<SeedGames> seeds;
+  std::vector<VoidedGame> voided;  // in seed and seat order
+  std::uint64_t seeds_voided = 0;
   SequentialResult sequential;
   std::uint64_t games = 0;
   long kyoku = 0, decisions = 0;
@@ -123,7 +150,8 @@ struct EvalResult {
 // Plays the evaluation. Agents are named as options.make_agent (default make_bot()) takes them.
 EvalResult run_eval(const EvalOptions& options);
 
-// The four games of one seed (exposed for tests): games[c] with the challenger at seat c.
+// The four games of one seed (exposed for tests): games[c] with the challenger at seat c. A void
+// game throws hydra::Error.
 SeedGames play_seed(const EvalOptions& options, std::uint64_t seed_index);
 
 }  // namespace hydra::selfplay

@@ -18,6 +18,7 @@
 // With several kan candidates the agent's kan-select decision is asked at once (the host sees
 // one kan action).
 //
+// A start_game with "hydra_game_key" (below) sets the key the agent's games start with.
 // The seat comes from the constructor or, when absent, from start_game's "id" (mjai's protocol).
 // An explicit seat wins over the id (mjai 0.2.1's Docker engine sends the game index there),
 // with a warning when they differ. start_kyoku's scores, honba and kyotaku are the host's word
@@ -61,11 +62,12 @@ class MjaiBot {
   void set_event_hook(std::function<void(const game::Event&)> hook) { hook_ = std::move(hook); }
   // The last warning (an explicit seat that differs from start_game's id), also logged.
   const std::string& warning() const { return warning_; }
+  // Whether `e` gives `seat` a choice (see above); a dora after it keeps that choice open.
+  static bool opens_decision(const game::Event& e, game::Seat seat);
 
  private:
   std::optional<game::Event> react(const std::vector<game::Event>& events, std::optional<int> seat_id,
-                                   const std::vector<std::uint8_t>& given);
-  static bool opens_decision(const game::Event& e, game::Seat seat);
+                                   const std::vector<std::uint8_t>& given, std::optional<game::GameKey> key);
   std::optional<game::Event> decide();
 
   std::unique_ptr<game::Agent> agent_;
@@ -79,6 +81,12 @@ class MjaiBot {
   game::Legal legal_;
   game::EventType prev_ = game::EventType::none;  // the last event applied
 };
+
+// A Hydra extension of start_game: the game's key as 64 hex digits. Hydra's own host (external
+// agents, external_agent.hpp) sends it; the bot then seeds its agent's random stream from it
+// instead of --seed, so an external `hydra bot` plays exactly as the same agent in process.
+// Other bots ignore the field.
+inline constexpr std::string_view kGameKeyField = "hydra_game_key";
 
 // The Mortal-dialect reply line of an action event (or {"type":"none"}).
 std::string reply_line(const std::optional<game::Event>& action);

@@ -30,6 +30,7 @@
 #include "hydra/game/rng.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/external_agent.hpp"
 #include "hydra/selfplay/policy.hpp"
 
 namespace hydra::selfplay {
@@ -82,12 +83,15 @@ game::Action pick_action(const float* probs, const game::ActionMask& mask, std::
 // checkpoint_policy (inference.hpp) is the real one.
 using PolicyLoader = std::function<std::shared_ptr<BatchPolicy>(const std::string& path, const std::string& device)>;
 
-// Agents by name for eval, bot and selfplay: "bot:..." names are make_bot's; any other name is a
-// checkpoint path, loaded once with `loader` on `device` and shared by every agent made from it.
-// Thread-safe.
+// Agents by name for eval, bot, selfplay and the trainer's baseline: "bot:..." names are
+// make_bot's, "mjai:..." and "mjai.app:..." external processes (external_agent.hpp, their
+// processes kept by this object); any other name is a checkpoint path, loaded once with `loader`
+// on `device` and shared by every agent made from it. Thread-safe.
 class ModelAgents {
  public:
   ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options, PolicyLoader loader);
+  // Options of external agents (default ExternalOptions); before the first make().
+  void set_external(ExternalOptions options);
   std::unique_ptr<game::Agent> make(const std::string& name);
   // An AgentFactory (arena.hpp) calling make() on this object, which must outlive it.
   AgentFactory factory();
@@ -106,6 +110,7 @@ class ModelAgents {
   PolicyLoader loader_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<BatchPolicy>> loaded_;
+  std::unique_ptr<ExternalAgents> external_;
 };
 
 }  // namespace hydra::selfplay

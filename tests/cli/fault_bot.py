@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""A small mjai bot for the fault tests of external agents (tests/cli/external_faults.sh).
+
+    fault_bot.py MODE SEAT
+
+Plays legally as a tsumogiri bot (discards every tile it draws, never calls, never wins) in
+either protocol flavour (a line holding one event object or an array of them), until its first
+own draw after the first kyoku started, where MODE decides what happens:
+  ok       goes on playing legally
+  crash    exits with status 3
+  hang     stops answering (sleeps)
+  illegal  answers a chi at its own draw (never legal there)
+  garbage  answers text that is not JSON
+  none     answers {"type":"none"} where it must discard
+  silent   never answers anything (not even start_game)
+"""
+
+import json
+import sys
+import time
+
+mode, seat = sys.argv[1], int(sys.argv[2])
+
+
+def reply(obj):
+    sys.stdout.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    if mode == "silent":
+        continue
+    events = json.loads(line)
+    if isinstance(events, dict):
+        events = [events]
+    last = events[-1]
+    own_draw = last["type"] == "tsumo" and last["actor"] == seat
+    if own_draw and mode != "ok":
+        if mode == "crash":
+            print("fault_bot: crashing on purpose", file=sys.stderr)
+            sys.exit(3)
+        if mode == "hang":
+            time.sleep(3600)
+        if mode == "illegal":
+            reply({"type": "chi", "actor": seat, "target": (seat + 3) % 4, "pai": "1m", "consumed": ["2m", "3m"]})
+            continue
+        if mode == "garbage":
+            reply("this is not json")
+            continue
+        if mode == "none":
+            reply({"type": "none"})
+            continue
+    if own_draw:
+        reply({"type": "dahai", "actor": seat, "pai": last["pai"], "tsumogiri": True})
+    else:
+        reply({"type": "none"})

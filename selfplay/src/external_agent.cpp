@@ -25,8 +25,9 @@ constexpr std::string_view kAppPrefix = "mjai.app:";
 constexpr std::string_view kSeatMark = "HYDRA_SEAT_WORD_MARK";
 constexpr std::size_t kShownChars = 400;  // of a line or reply in a fault report
 
+// A long line keeps its head and its tail (where an mjai.app batch has the decision's events).
 std::string clipped(std::string s) {
-  if (s.size() > kShownChars) s = s.substr(0, kShownChars) + "...";
+  if (s.size() > kShownChars) s = s.substr(0, kShownChars / 4) + " ... " + s.substr(s.size() - 3 * kShownChars / 4);
   return s;
 }
 
@@ -102,17 +103,11 @@ std::unique_ptr<ExternalAgent> ExternalAgents::make(const std::string& name) {
     const std::scoped_lock lock(mu_);
     auto [it, added] = spec_index_.emplace(name, static_cast<int>(spec_index_.size()) + 1);
     index = it->second;
-    if (!split_.contains(spec->command)) {
-      std::string marked = spec->command;
-      replace_all(marked, "{seat}", kSeatMark);
-      try {
-        split_.emplace(spec->command, split_command(marked));
-      } catch (const Error& e) {
-        std::string why = e.what();
-        replace_all(why, kSeatMark, "{seat}");
-        throw Error("agent '" + name + "': " + why);
-      }
-    }
+  }
+  try {
+    (void)words(*spec, game::Seat(0));  // the command is checked before any game
+  } catch (const Error& e) {
+    throw Error("agent '" + name + "': " + e.what());
   }
   return std::make_unique<ExternalAgent>(*this, name, std::move(*spec), index);
 }
@@ -120,8 +115,21 @@ std::unique_ptr<ExternalAgent> ExternalAgents::make(const std::string& name) {
 std::vector<std::string> ExternalAgents::words(const ExternalSpec& spec, game::Seat seat) {
   std::vector<std::string> argv;
   {
+    // Split once per command (wordexp is not thread-safe, and the words do not change).
     const std::scoped_lock lock(mu_);
-    argv = split_.at(spec.command);
+    auto it = split_.find(spec.command);
+    if (it == split_.end()) {
+      std::string marked = spec.command;
+      replace_all(marked, "{seat}", kSeatMark);
+      try {
+        it = split_.emplace(spec.command, split_command(marked)).first;
+      } catch (const Error& e) {
+        std::string why = e.what();
+        replace_all(why, kSeatMark, "{seat}");
+        throw Error(why);
+      }
+    }
+    argv = it->second;
   }
   for (std::string& w : argv) replace_all(w, kSeatMark, std::to_string(seat.index()));
   return argv;

@@ -1,6 +1,9 @@
 #include "hydra/selfplay/external_agent.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -67,6 +70,20 @@ bool same_move(const Event& m, const Event& r, bool loose) {
   }
 }
 
+// Whether execvp would find `program` (with a slash: that file; else on PATH) as an executable.
+bool runnable(const std::string& program) {
+  if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::string dir = end > at ? dirs.substr(at, end - at) : ".";
+    if (::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<ExternalSpec> parse_external(std::string_view name) {
@@ -105,7 +122,9 @@ std::unique_ptr<ExternalAgent> ExternalAgents::make(const std::string& name) {
     index = it->second;
   }
   try {
-    (void)words(*spec, game::Seat(0));  // the command is checked before any game
+    // The command is checked before any game: its words, and that its program can be run.
+    const std::vector<std::string> argv = words(*spec, game::Seat(0));
+    if (!runnable(argv[0])) throw Error("program '" + argv[0] + "' not found" + (argv[0].find('/') == std::string::npos ? " on PATH" : "") + " or not executable");
   } catch (const Error& e) {
     throw Error("agent '" + name + "': " + e.what());
   }
@@ -261,10 +280,12 @@ bool ExternalAgent::exchange(const std::string& line, bool start, Reply& reply) 
     if (parsed.event.type == EventType::none) {
       reply.event.reset();
     } else {
-      if (parsed.event.actor != seat_)
-        throw Error("its actor is " + std::to_string(parsed.event.actor.index()) + ", not the seat " +
-                    std::to_string(seat_.index()));
+      // Read from the reply itself: a log's ryukyoku has no actor, a kyushu kyuhai reply has one.
+      const auto actor = j.find("actor");
+      if (actor == j.end() || !actor->is_number_integer() || actor->get<std::int64_t>() != seat_.index())
+        throw Error("field 'actor': expected the seat " + std::to_string(seat_.index()));
       reply.event = parsed.event;
+      reply.event->actor = seat_;
     }
   } catch (const std::exception& e) {
     fail(std::string("malformed reply: ") + e.what(), line, reply.line);

@@ -21,6 +21,7 @@
 #include "hydra/ppo/trainer_report.hpp"
 #include "hydra/ppo/trainer_run.hpp"
 #include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/external_agent.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 
 namespace hydra::ppo {
@@ -205,7 +206,7 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
     torch::set_num_threads(cfg.run.threads);
   }
   m.device = torch::Device(model::resolve_device(cfg.run.device));
-  if (cfg.selfplay.baseline.rfind("bot:", 0) != 0) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
+  if (cfg.selfplay.baseline.rfind("bot:", 0) != 0 && !selfplay::is_external_name(cfg.selfplay.baseline)) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
   // What a session killed mid-save left (common/atomic_file.hpp): a run owns its directory.
   remove_stale_temp_files(m.checkpoints->dir());
@@ -218,6 +219,7 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   else m.start_fresh();
   if (!cfg.selfplay.grp.empty()) m.actors->set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
   if (m.opt.write_game_logs) m.actors->set_log_dir(m.run.paths.root / "games");
+  m.actors->set_external_log_dir(m.run.paths.root / "mjai-logs");  // an external baseline's stderr
 }
 
 Trainer::~Trainer() = default;

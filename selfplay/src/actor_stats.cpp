@@ -50,6 +50,7 @@ ActorStats& ActorStats::operator+=(const ActorStats& o) {
   learner_decisions += o.learner_decisions;
   forced += o.forced;
   forward_passes += o.forward_passes;
+  void_games += o.void_games;
   for (std::size_t k = 0; k < kinds.size(); ++k) kinds[k] += o.kinds[k];
   engine_seconds += o.engine_seconds;
   encode_seconds += o.encode_seconds;
@@ -86,6 +87,7 @@ nlohmann::ordered_json ActorStats::to_json() const {
   j["learner_decisions"] = learner_decisions;
   j["forced"] = forced;
   j["forward_passes"] = forward_passes;
+  if (void_games > 0) j["void_games"] = void_games;  // only with an external baseline
   j["engine_seconds"] = engine_seconds;
   j["encode_seconds"] = encode_seconds;
   j["inference_seconds"] = inference_seconds;

@@ -29,6 +29,7 @@
 #include "hydra/game/table.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/external_agent.hpp"
 #include "hydra/selfplay/game_stats.hpp"
 
 namespace hydra::selfplay {
@@ -55,6 +56,7 @@ std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
 struct SeatAgent {
   BatchPolicy* policy = nullptr;     // null: a bot
   std::unique_ptr<game::Agent> bot;  // when policy is null
+  ObservingAgent* observer = nullptr;  // the bot, when it reads every event (an external process)
   bool learner = false;              // the current snapshot: its decisions are stored
   std::string name;                  // in the game log
 };
@@ -145,8 +147,10 @@ class ActorGame final : public EngineGame {
   }
 
   void on_event(const game::Table& t, const game::Event& e) {
-    for (std::size_t s = 0; s < kSeats; ++s)
+    for (std::size_t s = 0; s < kSeats; ++s) {
       if (seats[s].policy) enc[s].observe(t.view(game::Seat(static_cast<int>(s))), e);
+      if (seats[s].observer) seats[s].observer->observe(e);
+    }
     if (e.type == game::EventType::start_kyoku) kyoku.push_back(game::kyoku_start(e));
     tally.add(e);
   }
@@ -195,7 +199,8 @@ struct Actors::Impl final : EngineDriver {
   std::vector<std::shared_ptr<BatchPolicy>> pool;
   std::shared_ptr<KyokuRewardModel> reward_model;
   ScoreRewardModel score_rewards;
-  std::string baseline_name;  // the bot name when the baseline is a bot
+  std::string baseline_name;  // the bot name when the baseline is a bot or an external agent
+  std::unique_ptr<ExternalAgents> external;  // when it is an external agent (external_agent.hpp)
   std::filesystem::path log_dir;
   std::int64_t next_game = 0;
   ActorStats stats;
@@ -219,6 +224,10 @@ Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::
     throw Error("config: selfplay.opp_self + opp_pool + opp_baseline must be positive");
   if (is_bot_name(sp.baseline)) {
     (void)make_bot(sp.baseline);  // the name is checked before any game runs
+    baseline_name = sp.baseline;
+  } else if (is_external_name(sp.baseline)) {
+    external = std::make_unique<ExternalAgents>(ExternalOptions{}, rules);
+    (void)external->make(sp.baseline);  // the command is checked before any game runs
     baseline_name = sp.baseline;
   } else if (!baseline && sp.opp_baseline > 0) {
     throw Error("config: selfplay.baseline '" + sp.baseline + "' is a checkpoint, but no baseline policy was given");
@@ -261,7 +270,8 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
       a.policy = pool[pool_pick].get();
       a.name = version_name("pool", *pool[pool_pick]);
     } else if (!baseline_name.empty()) {
-      a.bot = make_bot(baseline_name);
+      a.bot = external ? external->make(baseline_name) : make_bot(baseline_name);
+      a.observer = dynamic_cast<ObservingAgent*>(a.bot.get());
       a.bot->start_game(game::Seat(static_cast<int>(s)), g->key);
       a.name = baseline_name;
     } else {
@@ -283,6 +293,15 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
 // Rewards and done flags, statistics, the game log; the game's rollout joins finished_games.
 void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
   ActorGame& g = static_cast<ActorGame&>(*game);
+  // A game an external baseline failed in is void: its decisions are not learned from, its
+  // result not counted (the fault is logged; the next game starts a new process).
+  for (std::size_t s = 0; s < kSeats; ++s)
+    if (const AgentFault* f = g.seats[s].observer ? g.seats[s].observer->fault() : nullptr) {
+      log::warn("selfplay: game {} is void: {} at seat {}: {}{}{}", g.index, f->agent, f->seat, f->reason,
+                f->event.empty() ? "" : "; event: " + f->event, f->reply.empty() ? "" : "; reply: " + f->reply);
+      ++stats.void_games;
+      return;
+    }
   const game::Table& t = *g.table_;
   const game::Scores& fin = t.final_scores();
   const std::size_t nk = g.kyoku.size();
@@ -387,6 +406,10 @@ void Actors::set_pool(std::vector<std::shared_ptr<BatchPolicy>> pool) {
 }
 
 void Actors::set_reward_model(std::shared_ptr<KyokuRewardModel> m) { impl_->reward_model = std::move(m); }
+
+void Actors::set_external_log_dir(const std::filesystem::path& dir) {
+  if (impl_->external) impl_->external->set_log_dir(dir);
+}
 
 void Actors::set_log_dir(const std::filesystem::path& dir) {
   impl_->log_dir = dir;

@@ -112,6 +112,12 @@ ExternalAgents::~ExternalAgents() {
     for (auto& p : list) p->close(std::chrono::milliseconds(200));
 }
 
+void ExternalAgents::set_log_dir(const std::filesystem::path& dir) {
+  const std::scoped_lock lock(mu_);
+  options_.log_dir = dir;
+  log_dir_made_ = false;
+}
+
 std::unique_ptr<ExternalAgent> ExternalAgents::make(const std::string& name) {
   std::optional<ExternalSpec> spec = parse_external(name);
   if (!spec) throw Error("'" + name + "' is not an external agent (mjai:COMMAND or mjai.app:COMMAND)");

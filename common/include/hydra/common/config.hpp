@@ -113,7 +113,7 @@ struct SelfplayConfig {
   double opp_self = 0.5;      // share of games with the current model in all seats
   double opp_pool = 0.3;      // share with a past checkpoint from the pool in the other seats
   double opp_baseline = 0.2;  // share with the frozen baseline in the other seats
-  std::string baseline = "bot:greedy";  // frozen baseline: a checkpoint path or a built-in bot
+  std::string baseline = "bot:greedy";  // frozen baseline: a checkpoint path, a built-in bot or an external agent
   int pool_size = 8;          // past snapshots kept in the opponent pool
   int pool_every = 10;        // learner updates between snapshots added to the pool
   std::string grp;            // GRP checkpoint for rewards; "" = kyoku score change + placement
@@ -128,7 +128,7 @@ struct SelfplayConfig {
     v("opp_self", opp_self, "share of games in pure self-play", Range{0.0, 1.0});
     v("opp_pool", opp_pool, "share of games against a past checkpoint from the pool", Range{0.0, 1.0});
     v("opp_baseline", opp_baseline, "share of games against the frozen baseline", Range{0.0, 1.0});
-    v("baseline", baseline, "frozen baseline agent: checkpoint path or bot:random|bot:tsumogiri|bot:greedy");
+    v("baseline", baseline, "frozen baseline agent: checkpoint path, bot:random|bot:tsumogiri|bot:greedy, or an external mjai bot (mjai:COMMAND, mjai.app:COMMAND)");
     v("pool_size", pool_size, "past snapshots kept in the opponent pool", Range{1, 100000});
     v("pool_every", pool_every, "learner updates between pool snapshots", Range{1, 1000000});
     v("grp", grp, "GRP checkpoint used for rewards (empty: score change + placement)");

@@ -52,6 +52,9 @@ class Actors {
   void set_reward_model(std::shared_ptr<KyokuRewardModel> m);  // null: score change + placement
   // Writes each game finished by later collects as DIR/game_<index>.json.gz (mjai); "" = off.
   void set_log_dir(const std::filesystem::path& dir);
+  // Where an external baseline (selfplay.baseline = mjai:... or mjai.app:...) keeps its stderr
+  // logs (default: mjai-logs in the working folder); before the first collect().
+  void set_external_log_dir(const std::filesystem::path& dir);
 
   // Plays whole games: every slot starts a game (global index counter), a finished game's slot
   // starts another while fewer than `min_samples` learner decisions have been recorded in this

@@ -136,6 +136,7 @@ class ExternalAgents {
   std::unique_ptr<ExternalAgent> make(const std::string& name);
   const ExternalOptions& options() const { return options_; }
   const game::TableRules& rules() const { return *rules_; }
+  void set_log_dir(const std::filesystem::path& dir);  // before the first game
 
   // Internal to ExternalAgent: a started process for argv (from the pool or new), and back.
   std::unique_ptr<BotProcess> acquire(const std::vector<std::string>& argv, int spec_index, game::Seat seat,

@@ -70,6 +70,26 @@ bool same_move(const Event& m, const Event& r, bool loose) {
   }
 }
 
+// Braces outside quotes escaped with a backslash: the shell grammar wordexp() follows refuses a
+// bare brace, but a placeholder such as a bridge's {port} is a plain word to Hydra.
+std::string braces_quoted(const std::string& command) {
+  std::string out;
+  char quote = 0;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (quote != '\'' && c == '\\' && i + 1 < command.size()) {
+      out += c;
+      out += command[++i];
+      continue;
+    }
+    if (quote == 0 && (c == '\'' || c == '"')) quote = c;
+    else if (quote != 0 && c == quote) quote = 0;
+    if (quote == 0 && (c == '{' || c == '}')) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 // Whether execvp would find `program` (with a slash: that file; else on PATH) as an executable.
 bool runnable(const std::string& program) {
   if (program.find('/') != std::string::npos) return ::access(program.c_str(), X_OK) == 0;
@@ -146,6 +166,7 @@ std::vector<std::string> ExternalAgents::words(const ExternalSpec& spec, game::S
     if (it == split_.end()) {
       std::string marked = spec.command;
       replace_all(marked, "{seat}", kSeatMark);
+      marked = braces_quoted(marked);
       try {
         it = split_.emplace(spec.command, split_command(marked)).first;
       } catch (const Error& e) {

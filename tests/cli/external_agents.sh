@@ -3,7 +3,8 @@
 # exactly as the same agent in process (docs/EVAL.md "External agents"): the eval report of
 # 'mjai:HYDRA bot --model bot:greedy --seat {seat}' equals bot:greedy's, in both protocol
 # flavours, on 1 and 2 threads, with processes reused or one per game; the same for a checkpoint
-# (bot --model CKPT) against the in-process checkpoint agent; hydra selfplay with an external
+# (bot --model CKPT) against the in-process checkpoint agent; a TCP client behind
+# scripts/mjai_tcp_bridge.py = the same bot over stdin/stdout; hydra selfplay with an external
 # seat writes the same games as with the agent in process.
 set -eu
 hydra=$1
@@ -41,6 +42,14 @@ for flavour in mjai mjai.app; do
   same ckpt "ckpt-$flavour"
 done
 
+# A TCP mjai client behind scripts/mjai_tcp_bridge.py (akochan's way) = the same bot on stdin/stdout;
+# the client leaves after every end_game and the bridge starts it again.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bot="python3 $root/tests/cli/fault_bot.py"
+report tcp-direct "mjai:$bot ok {seat}" bot:greedy
+report tcp-bridge "mjai:python3 $root/scripts/mjai_tcp_bridge.py -- $bot --connect {port} ok {seat}" bot:greedy
+same tcp-direct tcp-bridge
+
 # Self-play with an external seat: the same games (the logs differ only in the seat's name).
 "$hydra" selfplay --agents bot:greedy,bot:random,bot:greedy,bot:tsumogiri --games 3 --seed 5 --out in 2> /dev/null
 "$hydra" selfplay --agents "bot:greedy,mjai:$hydra bot --model bot:random --seat {seat},bot:greedy,bot:tsumogiri" \
@@ -50,4 +59,4 @@ for f in in/logs/*.json.gz; do
     { echo "external_agents.sh: selfplay $(basename "$f") differs" >&2; exit 1; }
 done
 grep -q '"games_voided": 0' ext/stats.json
-echo "external_agents.sh: external hydra bot = in-process agent (greedy, checkpoint; both flavours; selfplay)"
+echo "external_agents.sh: external hydra bot = in-process agent (greedy, checkpoint; both flavours; selfplay); TCP bridge = direct"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small mjai bot for the fault tests of external agents (tests/cli/external_faults.sh).
 
-    fault_bot.py MODE SEAT
+    fault_bot.py [--connect PORT] MODE SEAT
 
 Plays legally as a tsumogiri bot (discards every tile it draws, never calls, never wins) in
 either protocol flavour (a line holding one event object or an array of them), until its first
@@ -13,21 +13,38 @@ own draw after the first kyoku started, where MODE decides what happens:
   garbage  answers text that is not JSON
   none     answers {"type":"none"} where it must discard
   silent   never answers anything (not even start_game)
+With --connect it is a TCP client of an mjai server on 127.0.0.1:PORT instead (the original
+protocol: "hello", "join", then one line each way; it leaves after end_game), for
+scripts/mjai_tcp_bridge.py.
 """
 
 import json
 import sys
 import time
 
-mode, seat = sys.argv[1], int(sys.argv[2])
+args = sys.argv[1:]
+port = None
+if args[0] == "--connect":
+    port, args = int(args[1]), args[2:]
+mode, seat = args[0], int(args[1])
+lines, out = sys.stdin, sys.stdout
+if port is not None:
+    import socket
+
+    conn = socket.create_connection(("127.0.0.1", port))
+    lines = conn.makefile("r", encoding="utf-8", newline="\n")
+    out = conn.makefile("w", encoding="utf-8", newline="\n")
+    assert json.loads(lines.readline())["type"] == "hello"
+    out.write(json.dumps({"type": "join", "name": "fault_bot", "room": "default"}) + "\n")
+    out.flush()
 
 
 def reply(obj):
-    sys.stdout.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
-    sys.stdout.flush()
+    out.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
+    out.flush()
 
 
-for line in sys.stdin:
+for line in lines:
     if mode == "silent":
         continue
     events = json.loads(line)
@@ -54,3 +71,5 @@ for line in sys.stdin:
         reply({"type": "dahai", "actor": seat, "pai": last["pai"], "tsumogiri": True})
     else:
         reply({"type": "none"})
+    if port is not None and last["type"] == "end_game":
+        break

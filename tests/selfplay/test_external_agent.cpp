@@ -40,6 +40,9 @@ TEST(ExternalSpec, Prefixes) {
   ExternalAgents agents({}, game::table_rules("tenhou"));
   EXPECT_EQ(agents.words(*parse_external("mjai:python3 'a b.py' --seat={seat} {seat}"), game::Seat(2)),
             (std::vector<std::string>{"python3", "a b.py", "--seat=2", "2"}));
+  // Other braces are plain characters (a bridge's own placeholder), quoted or not.
+  EXPECT_EQ(agents.words(*parse_external("mjai:bridge -- bot --connect {port} '{x}' \"a\\\"{y}\" {seat}"), game::Seat(1)),
+            (std::vector<std::string>{"bridge", "--", "bot", "--connect", "{port}", "{x}", "a\"{y}", "1"}));
 }
 
 TEST(BotProcess, LinesExitAndDeadlines) {

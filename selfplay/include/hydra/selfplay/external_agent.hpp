@@ -3,7 +3,7 @@
 // External mjai bots as agents (docs/EVAL.md "External agents"): wherever an agent is named,
 // "mjai:COMMAND" or "mjai.app:COMMAND" is a process that plays its seat over stdin/stdout. The
 // command is split into words as a shell does (process.hpp split_command); "{seat}" in it is
-// replaced by the seat 0-3. The process sees what its seat may see: the other hands of
+// replaced by the seat 0-3, and other braces are plain characters. The process sees what its seat may see: the other hands of
 // start_kyoku and the other seats' draws are "?".
 //
 // Two protocol flavours:

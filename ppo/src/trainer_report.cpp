@@ -42,6 +42,8 @@ metrics::Scalars actor_scalars(const selfplay::ActorStats& s, double collect_sec
   out.emplace_back("selfplay/samples", static_cast<double>(s.learner_decisions));
   out.emplace_back("selfplay/forced_share", ratio(static_cast<double>(s.forced), static_cast<double>(s.decisions)));
   out.emplace_back("selfplay/forward_passes", static_cast<double>(s.forward_passes));
+  // Only with an external baseline that failed in a game (docs/SELFPLAY.md).
+  if (s.void_games > 0) out.emplace_back("selfplay/void_games", static_cast<double>(s.void_games));
 
   selfplay::KindStats all;
   for (const selfplay::KindStats& k : s.kinds) {

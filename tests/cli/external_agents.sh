@@ -37,10 +37,17 @@ report greedy-per-game "mjai.app:$hydra bot --model bot:greedy --seat {seat}" bo
 same greedy greedy-per-game
 
 report ckpt tiny.ckpt bot:greedy
+"$hydra" eval --challenger tiny.ckpt --champion bot:greedy --seeds 3 --seed 11 --json --device cpu > ckpt.json.full 2> /dev/null
 for flavour in mjai mjai.app; do
   report "ckpt-$flavour" "$flavour:$hydra bot --model tiny.ckpt --device cpu --seat {seat}" bot:greedy
   same ckpt "ckpt-$flavour"
 done
+
+# External seats beside a checkpoint run on the lock-step engine: the same games.
+"$hydra" eval --challenger tiny.ckpt --champion "mjai.app:$hydra bot --model bot:greedy --seat {seat}" --seeds 3 \
+  --seed 11 --json --device cpu --mjai-logs "$dir/mjai-logs" 2> /dev/null | grep -v '"champion":' > lockstep-ext.json
+grep -v '"champion":' ckpt.json.full > lockstep-in.json
+same lockstep-in lockstep-ext
 
 # A TCP mjai client behind scripts/mjai_tcp_bridge.py (akochan's way) = the same bot on stdin/stdout;
 # the client leaves after every end_game and the bridge starts it again.

@@ -115,8 +115,7 @@ void run_selfplay(const SelfplayOptions& o) {
     GameSummary& sum = summaries[g];
     if (!faults.empty()) {
       for (const selfplay::AgentFault& f : faults)
-        log::warn("selfplay: game {} is void: {} at seat {}: {}{}{}", g, f.agent, f.seat, f.reason,
-                  f.event.empty() ? "" : "; event: " + f.event, f.reply.empty() ? "" : "; reply: " + f.reply);
+        log::warn("selfplay: game {} is void: {}", g, selfplay::describe(f));
       sum.faults = std::move(faults);
       return;
     }

@@ -297,8 +297,7 @@ void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
   // result not counted (the fault is logged; the next game starts a new process).
   for (std::size_t s = 0; s < kSeats; ++s)
     if (const AgentFault* f = g.seats[s].observer ? g.seats[s].observer->fault() : nullptr) {
-      log::warn("selfplay: game {} is void: {} at seat {}: {}{}{}", g.index, f->agent, f->seat, f->reason,
-                f->event.empty() ? "" : "; event: " + f->event, f->reply.empty() ? "" : "; reply: " + f->reply);
+      log::warn("selfplay: game {} is void: {}", g.index, describe(*f));
       ++stats.void_games;
       return;
     }

@@ -201,6 +201,11 @@ void play_agents_lockstep(const game::TableRules& rules, std::size_t games,
   engine.run(driver);
 }
 
+std::string describe(const AgentFault& f) {
+  return f.agent + " at seat " + std::to_string(f.seat) + ": " + f.reason + (f.event.empty() ? "" : "; event: " + f.event) +
+         (f.reply.empty() ? "" : "; reply: " + f.reply);
+}
+
 std::vector<AgentFault> faults_of(const std::array<game::Agent*, game::kNumSeats>& agents) {
   std::vector<AgentFault> out;
   for (game::Agent* a : agents)

@@ -59,6 +59,9 @@ class ObservingAgent : public game::Agent {
   virtual const AgentFault* fault() const { return nullptr; }
 };
 
+// "AGENT at seat S: REASON; event: ...; reply: ..." (one line, for logs).
+std::string describe(const AgentFault& f);
+
 // The faults of a game's agents, in seat order.
 std::vector<AgentFault> faults_of(const std::array<game::Agent*, game::kNumSeats>& agents);
 

@@ -11,6 +11,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
+#include "hydra/common/text.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 
@@ -28,10 +29,13 @@ constexpr std::string_view kAppPrefix = "mjai.app:";
 constexpr std::string_view kSeatMark = "HYDRA_SEAT_WORD_MARK";
 constexpr std::size_t kShownChars = 400;  // of a line or reply in a fault report
 
-// A long line keeps its head and its tail (where an mjai.app batch has the decision's events).
-std::string clipped(std::string s) {
-  if (s.size() > kShownChars) s = s.substr(0, kShownChars / 4) + " ... " + s.substr(s.size() - 3 * kShownChars / 4);
-  return s;
+// A line or reply for the report: text::excerpt (valid UTF-8, control characters escaped: a bot's
+// bytes reach JSON and the terminal); a long one keeps its head and its tail, where an mjai.app
+// batch has the decision's events.
+std::string clipped(const std::string& s) {
+  if (s.size() <= kShownChars) return text::excerpt(s, kShownChars);
+  return text::excerpt(std::string_view(s).substr(0, kShownChars / 4), kShownChars) + " ... " +
+         text::excerpt(std::string_view(s).substr(s.size() - 3 * kShownChars / 4), kShownChars);
 }
 
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
@@ -236,7 +240,7 @@ ExternalAgent::~ExternalAgent() {
 void ExternalAgent::fail(std::string reason, std::string event, std::string reply) {
   if (fault_) return;
   if (event.empty()) event = asked_;  // the line the reply answered
-  fault_ = AgentFault{name_, seat_.index(), clipped(std::move(event)), clipped(std::move(reply)), std::move(reason)};
+  fault_ = AgentFault{name_, seat_.index(), clipped(event), clipped(reply), text::to_utf8(reason)};
   if (process_) {
     process_->kill();
     process_.reset();

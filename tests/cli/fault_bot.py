@@ -11,6 +11,7 @@ own draw after the first kyoku started, where MODE decides what happens:
   hang     stops answering (sleeps)
   illegal  answers a chi at its own draw (never legal there)
   garbage  answers text that is not JSON
+  bytes    answers bytes that are not UTF-8
   none     answers {"type":"none"} where it must discard
   silent   never answers anything (not even start_game)
 With --connect it is a TCP client of an mjai server on 127.0.0.1:PORT instead (the original
@@ -63,6 +64,11 @@ for line in lines:
             continue
         if mode == "garbage":
             reply("this is not json")
+            continue
+        if mode == "bytes":
+            out.flush()
+            out.buffer.write(b"\xff\xfe\x01 not utf-8\n")
+            out.buffer.flush()
             continue
         if mode == "none":
             reply({"type": "none"})

@@ -134,6 +134,7 @@ TEST(ExternalAgent, EveryFaultVoidsItsGamesAndTheRunFinishes) {
       {"hang", "no reply within"},  // 300 ms, or 600 ms where the batch starts with start_kyoku
       {"illegal", "illegal reply: not one of the legal actions"},
       {"garbage", "malformed reply"},
+      {"bytes", "malformed reply"},  // not UTF-8: the report quotes it escaped
       {"none", "\"none\" where the seat must act"},
       {"silent", "no reply within 600 ms"},
   };
@@ -151,6 +152,7 @@ TEST(ExternalAgent, EveryFaultVoidsItsGamesAndTheRunFinishes) {
         EXPECT_EQ(v.fault.agent, o.challenger);
         EXPECT_NE(v.fault.reason.find(reason), std::string::npos) << v.fault.reason;
       }
+      (void)report_json(o, r).dump();  // every quoted byte is valid UTF-8 (dump throws otherwise)
       const std::string table = report_table(o, r);
       EXPECT_NE(table.find("void games: 8 (agent faults)"), std::string::npos) << table;
     }

@@ -15,7 +15,9 @@ using game::EventType;
 using game::Pai;
 using nlohmann::json;
 
-std::string to_mjai_line(const Event& e, const GameLog& log) {
+std::string to_mjai_line(const Event& e, const GameLog& log) { return hydra::json::dump(to_mjai_json(e, log)); }
+
+nlohmann::ordered_json to_mjai_json(const Event& e, const GameLog& log) {
   nlohmann::ordered_json j;
   j["type"] = game::to_string(e.type);
   auto pais = [](const auto& v) {
@@ -107,7 +109,7 @@ std::string to_mjai_line(const Event& e, const GameLog& log) {
     case EventType::none:
       break;
   }
-  return hydra::json::dump(j);
+  return j;
 }
 
 namespace {

@@ -207,11 +207,9 @@ std::unique_ptr<BotProcess> ExternalAgents::acquire(const std::vector<std::strin
   }
   const std::filesystem::path log =
       options_.log_dir / ("agent" + std::to_string(spec_index) + "-seat" + std::to_string(seat.index()) + ".log");
-  std::string words;
-  for (const std::string& w : argv) words += (words.empty() ? "" : " ") + w;
   if (!process) {
     process = std::make_unique<BotProcess>(argv, log);
-    std::ofstream(log, std::ios::app) << "[hydra] started process " << process->pid() << ": " << words << "\n";
+    std::ofstream(log, std::ios::app) << "[hydra] started process " << process->pid() << ": " << command_line(argv) << "\n";
   }
   std::ofstream(log, std::ios::app) << "[hydra] game " << *game << ", seat " << seat.index() << ", process "
                                     << process->pid() << "\n";
@@ -268,9 +266,12 @@ void ExternalAgent::start_game(game::Seat seat, const game::GameKey& key) {
 }
 
 std::string ExternalAgent::shown(const Event& e) const {
-  data::GameLog names;
-  for (int s = 0; s < game::kNumSeats; ++s) names.names[static_cast<std::size_t>(s)] = std::to_string(s);
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(data::to_mjai_line(e, names));
+  static const data::GameLog names = [] {
+    data::GameLog g;
+    for (int s = 0; s < game::kNumSeats; ++s) g.names[static_cast<std::size_t>(s)] = std::to_string(s);
+    return g;
+  }();
+  nlohmann::ordered_json j = data::to_mjai_json(e, names);
   if (e.type == EventType::start_game) {
     j["id"] = seat_.index();
     j[std::string(kGameKeyField)] = game::to_hex(key_.bytes());
@@ -325,21 +326,13 @@ bool ExternalAgent::exchange(const std::string& line, bool start, Reply& reply) 
   return true;
 }
 
-std::optional<Action> ExternalAgent::match(const game::Legal& legal, game::ActionMask mask, const Reply& r,
-                                           bool kan_select) {
+std::optional<Action> ExternalAgent::match(const game::Legal& legal, game::ActionMask mask, const Reply& r) {
   if (!r.event) {
     if (mask.test(Action(Action::kPass))) return Action(Action::kPass);
     return std::nullopt;
   }
   const Event& want = *r.event;
   for (const bool loose : {false, true}) {
-    if (kan_select) {
-      for (int i = 0; i < mask.count(); ++i) {
-        const Action t = mask.nth(i);
-        if (same_move(legal.kan_move(t).to_event(seat_), want, loose)) return t;
-      }
-      continue;
-    }
     for (int i = 0; i < mask.count(); ++i) {
       const Action a = mask.nth(i);
       if (a == Action(Action::kPass)) continue;
@@ -364,7 +357,7 @@ void ExternalAgent::check_forced(const Event* next) {
   if (spec_.flavour == MjaiFlavour::app && !flush_batch()) return;
   answered_ = true;
   if (!reply_) return;
-  if (!match(legal_, legal_.mask, *reply_, false))
+  if (!match(legal_, legal_.mask, *reply_))
     fail("illegal reply: the only legal action was " + game::to_string(legal_.mask.nth(0)) +
              (next ? " (" + game::describe(*next) + ")" : std::string()),
          "", reply_->line);
@@ -392,16 +385,13 @@ void ExternalAgent::observe(const Event& e) {
   if (e.type == EventType::start_game || !view_) view_.emplace(seat_, owner_->rules());
   view_->apply(e);
   const bool opens = MjaiBot::opens_decision(e, seat_);
-  if (opens || (e.type == EventType::dora && open_)) {
-    if (opens) {
-      view_->legal(legal_);
-      const Action pass(Action::kPass);
-      open_ = !(legal_.mask.empty() || (legal_.mask.count() == 1 && legal_.mask.test(pass)));
-      answered_ = false;
-      reply_.reset();
-    }
-  } else {
-    open_ = false;
+  if (opens) {
+    view_->legal(legal_);
+    open_ = MjaiBot::can_act(legal_.mask);
+    answered_ = false;
+    reply_.reset();
+  } else if (e.type != EventType::dora) {
+    open_ = false;  // a dora after a rinshan draw keeps that draw's decision open
   }
   const std::string line = shown(e);
   if (spec_.flavour == MjaiFlavour::classic) {
@@ -457,7 +447,7 @@ game::Action ExternalAgent::act(const game::PlayerView& view, const game::Decisi
   }
   game::Legal legal;
   view.legal(legal);
-  const std::optional<Action> a = match(legal, d.mask, *reply_, false);
+  const std::optional<Action> a = match(legal, d.mask, *reply_);
   if (!a) {
     fail(reply_->event ? "illegal reply: not one of the legal actions (" + game::to_string(d.mask) + ")"
                        : "\"none\" where the seat must act (" + game::to_string(d.mask) + ")",

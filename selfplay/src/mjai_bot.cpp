@@ -154,8 +154,8 @@ bool MjaiBot::opens_decision(const Event& e, game::Seat seat) {
 
 std::optional<Event> MjaiBot::decide() {
   view_->legal(legal_);
+  if (!can_act(legal_.mask)) return std::nullopt;
   const Action pass(Action::kPass);
-  if (legal_.mask.empty() || (legal_.mask.count() == 1 && legal_.mask.test(pass))) return std::nullopt;
   const game::Decision d{*seat_, legal_.phase, legal_.mask};
   // A lone legal action is taken without asking the agent, as the table takes it (table.hpp), so
   // the agent sees the same decisions (and draws the same random numbers) as in Hydra's games.

@@ -21,12 +21,6 @@ extern char** environ;
 namespace hydra::selfplay {
 namespace {
 
-std::string joined(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const std::string& a : argv) s += (s.empty() ? "" : " ") + a;
-  return s;
-}
-
 int remaining_ms(BotProcess::Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - BotProcess::Clock::now()).count();
   return static_cast<int>(std::clamp<long long>(left, 0, 1'000'000));
@@ -47,7 +41,7 @@ bool wait_fd(int fd, short events, BotProcess::Clock::time_point deadline) {
 
 BotProcess::BotProcess(std::vector<std::string> argv, const std::filesystem::path& stderr_log) {
   if (argv.empty()) throw Error("an external agent needs a command");
-  const std::string command = joined(argv);
+  const std::string command = command_line(argv);
   const int err = ::open(stderr_log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (err < 0) throw Error(stderr_log.string() + ": cannot open the stderr log: " + std::strerror(errno));
   int sv[2] = {-1, -1}, out[2] = {-1, -1};
@@ -181,6 +175,12 @@ void BotProcess::close(std::chrono::milliseconds grace) {
   const auto deadline = Clock::now() + grace;
   while (running() && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   kill();
+}
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const std::string& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
 }
 
 std::vector<std::string> split_command(const std::string& command) {

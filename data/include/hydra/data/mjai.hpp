@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "hydra/data/game_log.hpp"
 
 namespace hydra::data {
@@ -26,6 +28,9 @@ ParsedLine parse_mjai_line(std::string_view line);
 
 // One event as a Mortal-dialect JSON line (no newline). start_game takes the names from `log`.
 std::string to_mjai_line(const game::Event& e, const GameLog& log);
+// The same as a JSON object, for a caller that adjusts it before writing (external agents hide
+// the other seats' tiles).
+nlohmann::ordered_json to_mjai_json(const game::Event& e, const GameLog& log);
 
 // Reads one game from a .json or .json.gz file (streamed; memory bounded by the game) and
 // normalises it. Errors name the file and line.

@@ -101,7 +101,7 @@ class ExternalAgent final : public ObservingAgent {
   bool exchange(const std::string& line, bool start, Reply& reply);
   bool flush_batch();  // mjai.app: sends the batch, reads the reply into reply_
   void check_forced(const game::Event* next);
-  std::optional<game::Action> match(const game::Legal& legal, game::ActionMask mask, const Reply& r, bool kan_select);
+  std::optional<game::Action> match(const game::Legal& legal, game::ActionMask mask, const Reply& r);
   void fail(std::string reason, std::string event, std::string reply);
   void finish_game();
 

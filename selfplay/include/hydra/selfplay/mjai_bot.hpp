@@ -64,6 +64,10 @@ class MjaiBot {
   const std::string& warning() const { return warning_; }
   // Whether `e` gives `seat` a choice (see above); a dora after it keeps that choice open.
   static bool opens_decision(const game::Event& e, game::Seat seat);
+  // Whether legal actions `m` are a choice to ask about: more than a lone pass (Mortal's can_act).
+  static bool can_act(game::ActionMask m) {
+    return !m.empty() && !(m.count() == 1 && m.test(game::Action(game::Action::kPass)));
+  }
 
  private:
   std::optional<game::Event> react(const std::vector<game::Event>& events, std::optional<int> seat_id,

@@ -57,6 +57,9 @@ class BotProcess {
   bool reaped_ = false;
 };
 
+// The words joined by spaces (for messages and logs).
+std::string command_line(const std::vector<std::string>& argv);
+
 // Splits a command into words as a POSIX shell does (quotes, backslashes, $VAR and ~ expanded;
 // command substitution refused), by wordexp(3). Throws hydra::Error for an empty command, an
 // unbalanced quote or a forbidden construct, naming the command.

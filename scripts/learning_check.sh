@@ -14,8 +14,9 @@
 #   6. a learning curve PNG from metrics.jsonl (scripts/plot_learning.py, matplotlib in a pinned
 #      venv) and the verdict.
 # Learning shows as PPO's average rank against its BC start with its 95% interval entirely below
-# 2.5, and PPO no worse than BC against bot:greedy. The full protocol (docs/TRAINING.md) is the
-# defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 200 seeds.
+# 2.5, and PPO no worse than BC against bot:greedy. With `-- --set ppo.noise_batch=256` the
+# verdict also prints the run's gradient noise scale (scripts/noise_scale.py). The full protocol
+# (docs/TRAINING.md) is the defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 200 seeds.
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
 #                             [--minutes M] [--seeds N] [-- extra hydra train flags]
 set -euo pipefail
@@ -86,6 +87,9 @@ evaluate random_vs_greedy bot:random bot:greedy
 say "6/6 learning curve -> $out/learning_curve.png"
 python3 scripts/plot_learning.py "$out/ppo/metrics.jsonl" "$out/learning_curve.png" || \
   echo "learning_check.sh: the plot failed (matplotlib venv); the numbers above stand" >&2
+if grep -q '"ppo/grad_noise"' "$out/ppo/metrics.jsonl"; then
+  python3 scripts/noise_scale.py "$out/ppo/metrics.jsonl"
+fi
 python3 - "$out" "$(( $(date +%s) - start ))" << 'PY'
 import json, sys
 out, secs = sys.argv[1], int(sys.argv[2])

@@ -202,6 +202,8 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     }
   } unfreeze{frozen};
 
+  if (ppo.noise_batch > 0 && !settings.value_only) measure_gradient_noise(data, autocast, stats);
+
   // Minibatches of equal size (within one): every sample is used each epoch, and no tiny
   // remainder batch gets a degenerate advantage normalisation.
   const std::int64_t batches = std::max<std::int64_t>(1, n / ppo.minibatch);
@@ -284,6 +286,54 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   return stats;
 }
 
+// McCandlish et al., "An Empirical Model of Large-Batch Training" (2018), appendix A: with
+// per-decision gradients x_i of mean G and covariance Sigma, a mean over b decisions has
+// E|g_b|^2 = |G|^2 + tr(Sigma) / b. Chunk means g_k (K chunks of about b = N / K) and the whole
+// rollout's mean g_N give the unbiased estimates
+//   |G|^2     = (N |g_N|^2 - b mean_k |g_k|^2) / (N - b)
+//   tr(Sigma) = (mean_k |g_k|^2 - |g_N|^2) / (1 / b - 1 / N).
+// Chunks are consecutive, so they hold whole episodes (a kyoku's decisions are correlated, and
+// the estimate counts that as the rollouts collect it).
+void Learner::measure_gradient_noise(const RolloutTensors& data, bool autocast, UpdateStats& stats) {
+  const std::int64_t n = data.size();
+  const std::int64_t chunks = n / cfg_.ppo.noise_batch;
+  if (chunks < 2) return;
+  std::vector<torch::Tensor> params;
+  for (const auto& p : net_->parameters())
+    if (p.requires_grad()) params.push_back(p);
+  const double clip = cfg_.ppo.adv_clip;
+  const auto adv = ((data.advantage - data.advantage.mean()) / (data.advantage.std(/*unbiased=*/false) + 1e-8))
+                       .clamp(-clip, clip);
+  std::vector<torch::Tensor> sum(params.size());
+  double small = 0;
+  for (std::int64_t k = 0; k < chunks; ++k) {
+    const std::int64_t lo = k * n / chunks, hi = (k + 1) * n / chunks;
+    const auto idx = torch::arange(lo, hi, torch::TensorOptions().dtype(torch::kLong).device(device_));
+    const auto b = data.select(idx);
+    const auto logits = forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat);
+    const auto logp = model::masked_log_softmax(logits, b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1);
+    const auto loss = -(adv.slice(0, lo, hi) * logp).mean();
+    const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
+                                             /*allow_unused=*/true);
+    double sq = 0;
+    const double weight = static_cast<double>(hi - lo) / static_cast<double>(n);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      if (!grads[i].defined()) continue;
+      const auto g = grads[i].detach().to(torch::kDouble);
+      sq += g.pow(2).sum().item<double>();
+      sum[i] = sum[i].defined() ? sum[i] + weight * g : weight * g;
+    }
+    small += sq / static_cast<double>(chunks);
+  }
+  double big = 0;
+  for (const auto& g : sum)
+    if (g.defined()) big += g.pow(2).sum().item<double>();
+  const double nn = static_cast<double>(n), b = nn / static_cast<double>(chunks);
+  stats.grad_signal = (nn * big - b * small) / (nn - b);
+  stats.grad_noise = (small - big) / (1.0 / b - 1.0 / nn);
+  stats.noise_measured = true;
+}
+
 torch::Tensor Learner::log_probs(const selfplay::Rollout& rollout) {
   torch::NoGradGuard no_grad;
   const auto data = rollout_tensors(rollout).to(device_);
@@ -352,7 +402,7 @@ void Learner::restore_state(const model::CheckpointData& in) {
 
 metrics::Scalars UpdateStats::scalars() const {
   const double rate = seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
-  return {
+  metrics::Scalars out{
       {"loss/policy", policy_loss},
       {"loss/value", value_loss},
       {"loss/entropy", entropy},
@@ -379,6 +429,11 @@ metrics::Scalars UpdateStats::scalars() const {
       {"perf/update_seconds", seconds},
       {"perf/learner_samples_per_s", rate},
   };
+  if (noise_measured) {
+    out.emplace_back("ppo/grad_signal", grad_signal);
+    out.emplace_back("ppo/grad_noise", grad_noise);
+  }
+  return out;
 }
 
 }  // namespace hydra::ppo

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -334,6 +335,78 @@ TEST(Learner, RejectsAnIllegalAction) {
   r = plain_rollout(learner, 8, 4);
   r.value.pop_back();
   EXPECT_ANY_THROW(learner.update(r));
+}
+
+// The gradient noise scale against a case solved by hand. Every decision sees the same
+// observation with actions 0 and 1 legal; 3/4 of them take action 0 (reward +1), 1/4 action 1
+// (reward -1), each its own episode, so A = r - V and the advantages normalised over the rollout
+// are +1/sqrt(3) and -sqrt(3). With p = pi(. | s) and u = e1 - e0 on the two logits, the
+// per-decision gradient of -A log pi(a) is c J^T u (J the logits' Jacobian) with c = p1 / sqrt(3)
+// for action 0 and sqrt(3) p0 for action 1. So |G|^2 = E[c]^2 |J^T u|^2 with E[c] = sqrt(3) / 4
+// (since p0 + p1 = 1), and tr(Sigma) = Var(c) |J^T u|^2 with E[c^2] = (p1^2 + 3 p0^2) / 4.
+TEST(Learner, GradientNoiseScaleMatchesAHandSolvedCase) {
+  auto cfg = small_config();
+  cfg.ppo.reward_norm = false;
+  cfg.ppo.noise_batch = 8;
+  Learner learner(cfg, torch::kCPU, MasterSeed{4});
+  auto& net = learner.net();
+  constexpr int n = 4096;
+  auto gen = at::detail::createCPUGenerator(17);
+  const auto half = torch::rand({1, 85, 34}, gen).to(torch::kHalf).contiguous();
+  const auto obs = half.to(torch::kFloat);
+  const auto ctx = torch::rand({1, 16}, gen);
+  // p and |J^T u|^2 on the one observation, directly.
+  const auto logits = net.forward(obs, ctx).policy;
+  const double p0 = torch::softmax(logits.slice(1, 0, 2), 1)[0][0].item<double>(), p1 = 1.0 - p0;
+  std::vector<torch::Tensor> params;
+  for (const auto& p : net.parameters())
+    if (p.requires_grad()) params.push_back(p);
+  const auto ju = torch::autograd::grad({logits[0][1] - logits[0][0]}, params, {}, false, false, true);
+  double ju2 = 0;
+  for (const auto& g : ju)
+    if (g.defined()) ju2 += g.to(torch::kDouble).pow(2).sum().item<double>();
+  const double value = net.forward(obs, ctx).value.reshape({-1})[0].item<double>();
+
+  Rollout r;
+  std::vector<int> actions(n, 0);
+  std::fill(actions.begin() + 3 * n / 4, actions.end(), 1);
+  std::mt19937_64 rng(5);
+  std::shuffle(actions.begin(), actions.end(), rng);
+  const std::vector<std::uint16_t> obs_row(static_cast<const std::uint16_t*>(half.data_ptr()),
+                                           static_cast<const std::uint16_t*>(half.data_ptr()) + 85 * 34);
+  const double logp0 = std::log(p0), logp1 = std::log(p1);
+  for (const int a : actions) {
+    r.obs.insert(r.obs.end(), obs_row.begin(), obs_row.end());
+    r.context.insert(r.context.end(), ctx.data_ptr<float>(), ctx.data_ptr<float>() + 16);
+    r.legal.push_back(0b11);
+    r.action.push_back(static_cast<std::int16_t>(a));
+    r.done.push_back(1);
+    r.reward.push_back(a == 0 ? 1.0f : -1.0f);
+    r.logp.push_back(static_cast<float>(a == 0 ? logp0 : logp1));
+    r.value.push_back(static_cast<float>(value));
+    for (int o = 0; o < 3; ++o) r.opp_waits.push_back(0);
+    r.version.push_back(0);
+  }
+  r.all_decisions = n;
+  const auto s = learner.update(r);
+  ASSERT_TRUE(s.noise_measured);
+  const double mean_c = std::sqrt(3.0) / 4.0, mean_c2 = (p1 * p1 + 3.0 * p0 * p0) / 4.0;
+  const double signal = mean_c * mean_c * ju2, noise = (mean_c2 - mean_c * mean_c) * ju2;
+  // The whole rollout's mean gradient is exact, so |G|^2 is off only by chunk noise scaled by
+  // b / N; tr(Sigma) from 512 chunks has a relative standard error of about sqrt(2 / 512).
+  EXPECT_NEAR(s.grad_signal, signal, 0.02 * signal);
+  EXPECT_NEAR(s.grad_noise, noise, 0.15 * noise);
+  EXPECT_NEAR(s.grad_noise / s.grad_signal, 4.0 / 3.0 * (p1 * p1 + 3.0 * p0 * p0) - 1.0, 0.15);
+  bool tagged = false;
+  for (const auto& [tag, v] : s.scalars()) tagged |= tag == "ppo/grad_noise" && v == s.grad_noise;
+  EXPECT_TRUE(tagged);
+
+  // Off (the default): not measured and not among the metrics.
+  auto off_cfg = small_config();
+  Learner off(off_cfg, torch::kCPU, MasterSeed{4});
+  const auto t = off.update(plain_rollout(off, 32, 4));
+  EXPECT_FALSE(t.noise_measured);
+  for (const auto& [tag, v] : t.scalars()) EXPECT_NE(tag, "ppo/grad_signal");
 }
 
 }  // namespace

@@ -166,6 +166,9 @@ struct PpoConfig {
   // Updates at the start of a run from `init` in which only the value head learns (the BC value
   // head predicts final placement, PPO's targets are normalised kyoku returns), 0 = none.
   int value_warmup = 10;
+  // Decisions per chunk of the gradient noise-scale measurement (docs/PPO.md "Gradient noise
+  // scale"): one extra pass per update over consecutive chunks of the rollout; 0 = off.
+  int noise_batch = 0;
   std::string init;             // checkpoint that starts the run (BC baseline); "" = random init
   std::string anchor;           // KL anchor checkpoint; "" = `init` when set, "none" = no anchor
 
@@ -198,6 +201,9 @@ struct PpoConfig {
     v("kl_anchor_end", kl_anchor_end, "KL anchor weight at train.max_updates", Range{0.0, 1000.0});
     v("value_warmup", value_warmup, "updates training only the value head at the start of a run from init",
       Range{0, 1000000});
+    v("noise_batch", noise_batch,
+      "decisions per chunk of the gradient noise-scale measurement (0 = off; one extra pass per update)",
+      Range{0, 10000000});
     v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
     v("anchor", anchor, "KL anchor checkpoint (empty: ppo.init when set; none: no anchor)");
   }

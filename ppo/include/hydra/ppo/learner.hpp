@@ -48,6 +48,13 @@ struct UpdateStats {
   double reward_std = 1;         // running return std the rewards were divided by (1: off)
   double adv_mean = 0;           // raw GAE advantage mean and std over the rollout
   double adv_std = 0;
+  // Gradient noise scale (ppo.noise_batch > 0, not on warm-up updates): unbiased estimates of
+  // |G|^2, the squared norm of the true policy gradient, and tr(Sigma), the trace of the
+  // per-decision gradient covariance, from chunks of the rollout; their ratio (of means over
+  // many updates) is the decisions per update at which the gradient is half signal.
+  bool noise_measured = false;
+  double grad_signal = 0;
+  double grad_noise = 0;
   double seconds = 0;            // wall time of update()
   bool kl_stopped = false;       // kl_stop ended the epochs early
 
@@ -56,7 +63,7 @@ struct UpdateStats {
   // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
   // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,
   // ppo/adv_std, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
-  // perf/learner_samples_per_s.
+  // perf/learner_samples_per_s; ppo/grad_signal and ppo/grad_noise when noise_measured.
   metrics::Scalars scalars() const;
 };
 
@@ -117,6 +124,10 @@ class Learner {
   // running return std (observed first when `observe`), then GAE. Fills the reward and
   // advantage monitoring fields of `stats` when given.
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
+  // Fills grad_signal and grad_noise of `stats`: the policy-gradient term of the loss at the
+  // current weights (ratio 1, advantages normalised over the whole rollout), its gradient on each
+  // of floor(N / ppo.noise_batch) consecutive chunks, without touching .grad or stepping.
+  void measure_gradient_noise(const RolloutTensors& data, bool autocast, UpdateStats& stats);
   // The loss settings of the config with the entropy and KL-anchor coefficients of update `u`.
   LossSettings settings_for(std::int64_t u) const;
 

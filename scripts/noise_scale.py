@@ -24,7 +24,7 @@ def ratio(rows):
 
 
 def main():
-    args = [a for a in sys.argv[1:]]
+    args = sys.argv[1:]
     first = 0
     if "--from-update" in args:
         i = args.index("--from-update")

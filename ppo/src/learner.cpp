@@ -301,11 +301,10 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, bool autocast, 
   std::vector<torch::Tensor> params;
   for (const auto& p : net_->parameters())
     if (p.requires_grad()) params.push_back(p);
-  const double clip = cfg_.ppo.adv_clip;
-  const auto adv = ((data.advantage - data.advantage.mean()) / (data.advantage.std(/*unbiased=*/false) + 1e-8))
-                       .clamp(-clip, clip);
+  const auto adv = normalize_advantages(data.advantage, cfg_.ppo.adv_clip);
   std::vector<torch::Tensor> sum(params.size());
-  double small = 0;
+  // Sums stay on the device (float64): one host sync for the whole measurement.
+  auto chunk_sq = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
   for (std::int64_t k = 0; k < chunks; ++k) {
     const std::int64_t lo = k * n / chunks, hi = (k + 1) * n / chunks;
     const auto idx = torch::arange(lo, hi, torch::TensorOptions().dtype(torch::kLong).device(device_));
@@ -315,22 +314,22 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, bool autocast, 
     const auto loss = -(adv.slice(0, lo, hi) * logp).mean();
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                              /*allow_unused=*/true);
-    double sq = 0;
     const double weight = static_cast<double>(hi - lo) / static_cast<double>(n);
     for (std::size_t i = 0; i < params.size(); ++i) {
       if (!grads[i].defined()) continue;
       const auto g = grads[i].detach().to(torch::kDouble);
-      sq += g.pow(2).sum().item<double>();
+      chunk_sq += g.pow(2).sum() / static_cast<double>(chunks);
       sum[i] = sum[i].defined() ? sum[i] + weight * g : weight * g;
     }
-    small += sq / static_cast<double>(chunks);
   }
-  double big = 0;
+  auto mean_sq = torch::zeros_like(chunk_sq);
   for (const auto& g : sum)
-    if (g.defined()) big += g.pow(2).sum().item<double>();
+    if (g.defined()) mean_sq += g.pow(2).sum();
+  const auto sums = torch::stack({chunk_sq, mean_sq}).cpu();
+  const double small_sq = sums[0].item<double>(), big = sums[1].item<double>();
   const double nn = static_cast<double>(n), b = nn / static_cast<double>(chunks);
-  stats.grad_signal = (nn * big - b * small) / (nn - b);
-  stats.grad_noise = (small - big) / (1.0 / b - 1.0 / nn);
+  stats.grad_signal = (nn * big - b * small_sq) / (nn - b);
+  stats.grad_noise = (small_sq - big) / (1.0 / b - 1.0 / nn);
   stats.noise_measured = true;
 }
 

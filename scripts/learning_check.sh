@@ -9,20 +9,21 @@
 #      entropy target are on by default) at the spec's learning rate 1e-4 (the quickstart's 3e-4
 #      is for runs from scratch), the spec's opponent mix with the BC checkpoint as the frozen
 #      baseline, for --minutes;
-#   5. 1v3 duplicate, --seeds wall seeds each: PPO vs its BC start, PPO vs bot:greedy and, as
-#      references, BC vs bot:greedy and bot:random vs bot:greedy (no learning at all);
+#   5. 1v3 duplicate, --seeds wall seeds each, in both modes (argmax, hydra eval's default, and
+#      --sample): PPO vs its BC start, PPO vs bot:greedy and BC vs bot:greedy with PPO - BC paired
+#      by wall seed (scripts/paired_eval.py), and bot:random vs bot:greedy (no learning at all);
 #   6. a learning curve PNG from metrics.jsonl (scripts/plot_learning.py, matplotlib in a pinned
 #      venv) and the verdict.
 # Learning shows as PPO's average rank against its BC start with its 95% interval entirely below
-# 2.5, and PPO no worse than BC against bot:greedy. With `-- --set ppo.noise_batch=256` the
+# 2.5, and PPO - BC against bot:greedy, paired by seed, with its interval entirely below 0. With `-- --set ppo.noise_batch=256` the
 # verdict also prints the run's gradient noise scale (scripts/noise_scale.py). The full protocol
-# (docs/TRAINING.md) is the defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 200 seeds.
+# (docs/TRAINING.md) is the defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 1000 seeds.
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
 #                             [--minutes M] [--seeds N] [-- extra hydra train flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/learning_check
-games=4000; bc_steps=900; minutes=120; seeds=200
+games=4000; bc_steps=900; minutes=120; seeds=1000
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
@@ -67,21 +68,29 @@ say "4/6 PPO from $bc for at most $minutes minutes -> $out/ppo"
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
 
-say "5/6 1v3 duplicate evaluations over $seeds wall seeds"
-evaluate() {  # NAME CHALLENGER CHAMPION
-  "$hydra" eval --challenger "$2" --champion "$3" --seeds "$seeds" --seed 20261123 --device cpu --json \
-    > "$out/eval_$1.json" 2> "$out/eval_$1.log"
-  python3 - "$out/eval_$1.json" "$1" << 'PY'
+say "5/6 1v3 duplicate evaluations over $seeds wall seeds, argmax (hydra eval's default) and sampled"
+evaluate() {  # NAME CHALLENGER CHAMPION [eval flags]
+  local name=$1 challenger=$2 champion=$3; shift 3
+  "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$seeds" --seed 20261123 --device cpu \
+    --json "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
+  python3 - "$out/eval_$name.json" "$name" << 'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 r = j["challenger_stats"]["avg_rank"]
 lo, hi = r["ci95"]
-print(f"{sys.argv[2]:<18} avg rank {r['value']:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({j['games']} games)")
+print(f"{sys.argv[2]:<26} avg rank {r['value']:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({j['games']} games)")
 PY
 }
-evaluate ppo_vs_bc "$ppo" "$bc"
-evaluate ppo_vs_greedy "$ppo" bot:greedy
-evaluate bc_vs_greedy "$bc" bot:greedy
+for mode in argmax sampled; do
+  flags=(); [ "$mode" = sampled ] && flags=(--sample)
+  evaluate "ppo_vs_bc_$mode" "$ppo" "$bc" "${flags[@]}"
+  evaluate "ppo_vs_greedy_$mode" "$ppo" bot:greedy "${flags[@]}"
+  evaluate "bc_vs_greedy_$mode" "$bc" bot:greedy "${flags[@]}"
+  python3 scripts/paired_eval.py "$out/eval_ppo_vs_greedy_$mode.json" "$out/eval_bc_vs_greedy_$mode.json" \
+    --label "PPO - BC vs bot:greedy ($mode)" --json > "$out/paired_$mode.json"
+  python3 scripts/paired_eval.py "$out/eval_ppo_vs_greedy_$mode.json" "$out/eval_bc_vs_greedy_$mode.json" \
+    --label "PPO - BC vs bot:greedy ($mode)"
+done
 evaluate random_vs_greedy bot:random bot:greedy
 
 say "6/6 learning curve -> $out/learning_curve.png"
@@ -94,16 +103,20 @@ python3 - "$out" "$(( $(date +%s) - start ))" << 'PY'
 import json, sys
 out, secs = sys.argv[1], int(sys.argv[2])
 rank = lambda n: json.load(open(f"{out}/eval_{n}.json"))["challenger_stats"]["avg_rank"]
-vs_bc, ppo_g, bc_g = rank("ppo_vs_bc"), rank("ppo_vs_greedy"), rank("bc_vs_greedy")
 recs = [json.loads(l) for l in open(f"{out}/ppo/metrics.jsonl") if l.strip()]
 samples = sum(r.get("ppo/samples", 0) for r in recs)
 print(f"PPO: {len(recs)} updates, {int(samples)} learner samples; whole check {secs // 60} min")
-ref = rank("random_vs_greedy")
-print(f"against bot:greedy (2.5 is par): no learning (bot:random) {ref['value']:.3f}, "
-      f"BC {bc_g['value']:.3f}, BC + PPO {ppo_g['value']:.3f}")
-beats = vs_bc["ci95"][1] < 2.5
-no_worse = ppo_g["ci95"][0] <= bc_g["ci95"][1]
-print(("LEARNED" if beats and no_worse else "NOT SHOWN") +
-      f": PPO vs its BC start {vs_bc['value']:.3f} (CI upper {vs_bc['ci95'][1]:.3f}, needs < 2.5); "
-      f"vs bot:greedy PPO {ppo_g['value']:.3f} vs BC {bc_g['value']:.3f}")
+print(f"against bot:greedy (2.5 is par): no learning (bot:random) {rank('random_vs_greedy')['value']:.3f}")
+verdict = {}
+for mode in ("argmax", "sampled"):
+    vs_bc, ppo_g, bc_g = rank(f"ppo_vs_bc_{mode}"), rank(f"ppo_vs_greedy_{mode}"), rank(f"bc_vs_greedy_{mode}")
+    paired = json.load(open(f"{out}/paired_{mode}.json"))
+    lo, hi = paired["ci95"]
+    verdict[mode] = vs_bc["ci95"][1] < 2.5 and hi < 0
+    print(f"{mode:>7}: PPO vs its BC start {vs_bc['value']:.3f} [{vs_bc['ci95'][0]:.3f}, {vs_bc['ci95'][1]:.3f}] "
+          f"(needs the interval below 2.5); vs bot:greedy PPO {ppo_g['value']:.3f}, BC {bc_g['value']:.3f}, "
+          f"PPO - BC paired {paired['difference']:+.3f} [{lo:+.3f}, {hi:+.3f}] (needs it below 0)")
+# hydra eval, bot and review play the argmax unless --sample: that is the verdict's mode.
+print(("LEARNED" if verdict["argmax"] else "NOT SHOWN") + " in argmax play (hydra eval's default); "
+      + ("learned" if verdict["sampled"] else "not shown") + " in sampled play")
 PY

@@ -72,7 +72,7 @@ class HydraNet(nn.Module):
         self.blocks = nn.ModuleList(SEResBlock(channels, se_hidden) for _ in range(blocks))
         self.trunk_norm = nn.GroupNorm(32, channels)
         self.policy = PolicyHead(channels, policy_channels)
-        self.value = MlpHead(channels, value_hidden, 1)
+        self.value = MlpHead(channels + SCORE_CONTEXT, value_hidden, 1)
         self.grp = MlpHead(channels + SCORE_CONTEXT, grp_hidden, RANK_PERMS)
         self.tenpai = MlpHead(channels, tenpai_hidden, OPPONENTS)
         self.danger = nn.Conv1d(channels, OPPONENTS, 1)
@@ -97,8 +97,8 @@ class HydraNet(nn.Module):
             x = block(x)
         latent = F.mish(self.trunk_norm(x))
         pooled = latent.mean(-1)
-        grp_in = torch.cat([pooled, score_context.to(pooled.dtype)], 1)
-        return (self.policy(latent), self.value(pooled), self.grp(grp_in), self.tenpai(pooled),
+        with_context = torch.cat([pooled, score_context.to(pooled.dtype)], 1)
+        return (self.policy(latent), self.value(with_context), self.grp(with_context), self.tenpai(pooled),
                 self.danger(latent))
 
 

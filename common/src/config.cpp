@@ -28,6 +28,9 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (config.model.channels % 32 != 0)
     throw Error(in({"model.channels"}) + "model.channels: " + std::to_string(config.model.channels) +
                 " must be a multiple of 32 (GroupNorm(32))");
+  if (config.ppo.critic_channels % 32 != 0)
+    throw Error(in({"ppo.critic_channels"}) + "ppo.critic_channels: " + std::to_string(config.ppo.critic_channels) +
+                " must be a multiple of 32 (GroupNorm(32))");
   const auto& sp = config.selfplay;
   const double shares = sp.opp_self + sp.opp_pool + sp.opp_baseline;
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)

@@ -1,6 +1,7 @@
 #include "hydra/model/checkpoint.hpp"
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 #include <sstream>
 
@@ -77,9 +78,21 @@ TensorDict model_state(const torch::nn::Module& model) {
   return state;
 }
 
+// Layout changes a checkpoint of an earlier layout is upgraded across: a weight matrix that
+// gained input columns (appended after the old ones). The new columns are zero, so the upgraded
+// network computes exactly what the saved one did.
+struct WidenedInput {
+  const char* tensor;
+  std::int64_t added;
+};
+constexpr std::array kWidenedInputs{
+    WidenedInput{"value.fc1.weight", 16},  // the value head sees the 16-value score context
+};
+
 // Copies a saved state into the live tensors by name (keeping their identity, device and
-// dtype, so optimizers holding them stay valid); names and shapes must match exactly.
-void load_model_state(const fs::path& file, torch::nn::Module& model, const c10::impl::GenericDict& saved) {
+// dtype, so optimizers holding them stay valid); names and shapes must match exactly, but for
+// the upgrades above. Returns whether one was applied.
+bool load_model_state(const fs::path& file, torch::nn::Module& model, const c10::impl::GenericDict& saved) {
   torch::NoGradGuard no_grad;
   std::vector<std::pair<std::string, torch::Tensor>> live;
   for (const auto& p : model.named_parameters()) live.emplace_back(p.key(), p.value());
@@ -87,10 +100,21 @@ void load_model_state(const fs::path& file, torch::nn::Module& model, const c10:
   if (live.size() != saved.size())
     refuse(file, "holds " + std::to_string(saved.size()) + " model tensors, the model has " +
                      std::to_string(live.size()) + " (different architecture? compare the model config)");
+  bool upgraded = false;
   for (auto& [name, tensor] : live) {
     const auto it = saved.find(name);
     if (it == saved.end()) refuse(file, "has no model tensor '" + name + "' (different architecture?)");
     const auto value = it->value().toTensor();
+    const auto widened = std::find_if(kWidenedInputs.begin(), kWidenedInputs.end(), [&](const WidenedInput& w) {
+      return name == w.tensor && value.dim() == 2 && tensor.dim() == 2 && value.size(0) == tensor.size(0) &&
+             value.size(1) + w.added == tensor.size(1);
+    });
+    if (widened != kWidenedInputs.end()) {
+      tensor.zero_();
+      tensor.narrow(1, 0, value.size(1)).copy_(value);
+      upgraded = true;
+      continue;
+    }
     if (value.sizes() != tensor.sizes()) {
       std::ostringstream msg;
       msg << "model tensor '" << name << "' has shape " << value.sizes() << ", the model expects " << tensor.sizes();
@@ -98,6 +122,7 @@ void load_model_state(const fs::path& file, torch::nn::Module& model, const c10:
     }
     tensor.copy_(value);
   }
+  return upgraded;
 }
 
 nlohmann::ordered_json parse_json(const fs::path& file, const std::string& field, const std::string& text) {
@@ -206,11 +231,17 @@ CheckpointData load_checkpoint(const fs::path& file, torch::nn::Module* model, t
     }
     archive.read("tensors", v);
     for (const auto& entry : v.toGenericDict()) data.tensors[entry.key().toStringRef()] = entry.value().toTensor();
+    bool upgraded = false;
     if (model) {
       archive.read("model", v);
-      load_model_state(file, *model, v.toGenericDict());
+      upgraded = load_model_state(file, *model, v.toGenericDict());
     }
     if (optimizer) {
+      // Optimizer moments of an upgraded tensor have the old shape: such a run cannot resume.
+      if (upgraded)
+        refuse(file, "was written before the value head saw the score context; its weights load (the new "
+                     "inputs start at zero), but its optimizer state does not: start a new run from it "
+                     "(ppo.init or pretrain.init) instead of resuming");
       torch::serialize::InputArchive opt;
       if (!archive.try_read("optimizer", opt)) refuse(file, "holds no optimizer state");
       optimizer->load(opt);

@@ -25,7 +25,7 @@ ForwardFlops forward_flops(const config::ModelConfig& m) {
   const double block = 2.0 * 2 * C * C * 3 * L + 2.0 * 2 * (C * r + r * C);
   f.blocks = block * m.blocks;
   const double policy = 2.0 * C * P * L + 2.0 * P * L * kActions;
-  const double value = 2.0 * (C * m.value_hidden + m.value_hidden);
+  const double value = 2.0 * ((C + kScoreContext) * m.value_hidden + m.value_hidden);
   const double grp = 2.0 * ((C + kScoreContext) * m.grp_hidden + static_cast<double>(m.grp_hidden) * kRankPerms);
   const double tenpai = 2.0 * (C * m.tenpai_hidden + static_cast<double>(m.tenpai_hidden) * kOpponents);
   const double danger = 2.0 * C * kOpponents * L;

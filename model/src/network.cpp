@@ -8,13 +8,12 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/context.hpp"
+#include "layers.hpp"
 
 namespace hydra::model {
-namespace {
-
 namespace F = torch::nn::functional;
 
-constexpr int kGroups = 32;  // GroupNorm(32) everywhere in the trunk
+namespace detail {
 
 torch::nn::Conv1d conv(int in, int out, int kernel, bool bias) {
   return torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, kernel).padding(kernel / 2).bias(bias));
@@ -47,7 +46,11 @@ void init_layer(torch::nn::Module& layer, double gain, at::Generator& gen) {
   }
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::conv;
+using detail::group_norm;
+using detail::init_layer;
 
 Outputs Outputs::to_float() const {
   return {policy.to(torch::kFloat), value.to(torch::kFloat), grp.to(torch::kFloat),
@@ -92,7 +95,7 @@ PolicyHeadImpl::PolicyHeadImpl(int channels, int policy_channels)
 }
 
 void PolicyHeadImpl::reset() {
-  conv = register_module("conv", model::conv(channels_, policy_channels_, 1, true));
+  conv = register_module("conv", detail::conv(channels_, policy_channels_, 1, true));
   fc = register_module("fc", torch::nn::Linear(policy_channels_ * kTiles, kActions));
 }
 
@@ -101,7 +104,7 @@ torch::Tensor PolicyHeadImpl::forward(const torch::Tensor& latent) {
 }
 
 HydraNetImpl::HydraNetImpl(const config::ModelConfig& config) : config_(config) {
-  if (config.channels % kGroups != 0)
+  if (config.channels % detail::kGroups != 0)
     throw Error("model.channels: " + std::to_string(config.channels) + " must be a multiple of 32 (GroupNorm(32))");
   reset();
 }
@@ -114,7 +117,7 @@ void HydraNetImpl::reset() {
   for (int i = 0; i < config_.blocks; ++i) blocks->push_back(SEResBlock(c, se_hidden));
   trunk_norm = register_module("trunk_norm", group_norm(c));
   policy = register_module("policy", PolicyHead(c, config_.policy_channels));
-  value = register_module("value", MlpHead(c, config_.value_hidden, 1));
+  value = register_module("value", MlpHead(c + kScoreContext, config_.value_hidden, 1));
   grp = register_module("grp", MlpHead(c + kScoreContext, config_.grp_hidden, kRankPerms));
   tenpai = register_module("tenpai", MlpHead(c, config_.tenpai_hidden, kOpponents));
   danger = register_module("danger", conv(c, kOpponents, 1, true));
@@ -151,10 +154,12 @@ Outputs HydraNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& sco
   for (const auto& block : *blocks) x = block->as<SEResBlockImpl>()->forward(x);
   const auto latent = F::mish(trunk_norm(x));  // [B,C,34]
   const auto pooled = latent.mean(-1);         // [B,C]
-  // The GRP head sees the score context beside the pooled latent; under autocast the context
-  // follows the latent's dtype so the concatenation is well-typed.
-  const auto grp_in = torch::cat({pooled, score_context.to(pooled.scalar_type())}, 1);
-  return {policy(latent), value(pooled), grp(grp_in), tenpai(pooled), danger(latent)};
+  // The value and GRP heads see the score context beside the pooled latent: both predict what the
+  // scores and the round decide, which reach the trunk only as constant planes that GroupNorm
+  // mostly removes. Under autocast the context follows the latent's dtype so the concatenation
+  // is well-typed.
+  const auto with_context = torch::cat({pooled, score_context.to(pooled.scalar_type())}, 1);
+  return {policy(latent), value(with_context), grp(with_context), tenpai(pooled), danger(latent)};
 }
 
 std::vector<std::pair<std::string, std::int64_t>> component_parameters(const torch::nn::Module& net) {

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <numeric>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/encoder/privileged.hpp"
 #include "hydra/game/rng.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/model/precision.hpp"
@@ -106,6 +108,21 @@ Learner::Learner(const config::Config& cfg, torch::Device device, game::MasterSe
   adamw.lr = cfg_.ppo.lr;
   adamw.weight_decay = cfg_.ppo.weight_decay;
   optimizer_ = model::make_adamw(*net_, adamw);
+  if (cfg_.ppo.critic == "privileged") {
+    model::CriticConfig cc;
+    cc.blocks = cfg_.ppo.critic_blocks;
+    cc.channels = cfg_.ppo.critic_channels;
+    critic_ = model::CriticNet(cc);
+    critic_->init_weights(game::u64(game::stream_key(master_, game::labels::critic_init).bytes()));
+    critic_->to(device_);
+    critic_->train();
+    model::AdamWSettings critic_adamw;
+    critic_adamw.lr = cfg_.ppo.critic_lr;
+    critic_adamw.weight_decay = cfg_.ppo.weight_decay;
+    critic_optimizer_ = model::make_adamw(*critic_, critic_adamw);
+    log::info("ppo: privileged critic, {} blocks x {} channels, {} parameters", cc.blocks, cc.channels,
+              model::count_parameters(*critic_));
+  }
 }
 
 Learner::~Learner() = default;
@@ -141,9 +158,25 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
     reward_norm_.normalize(reward);
     stats.reward_std = reward_norm_.stddev();
   }
+  // The baseline: V_old of the acting snapshot, or the privileged critic's V now (it sees the
+  // hidden state; any baseline that does not depend on the action leaves the gradient unbiased).
+  std::vector<float> baseline = rollout.value;
+  if (has_critic()) {
+    if (!host.priv.defined())
+      throw Error("ppo.critic = privileged, but the rollout carries no privileged planes (the actors must be "
+                  "configured with the same ppo.critic)");
+    host.priv = host.priv.to(device_);
+    const auto v = critic_forward(host, model::autocast_enabled(cfg_.model, device_.type())).cpu().contiguous();
+    baseline.assign(v.data_ptr<float>(), v.data_ptr<float>() + n);
+  }
   std::vector<float> advantage(un), returns(un);
-  compute_gae(reward, rollout.value, rollout.done, ppo.gamma, ppo.lambda, advantage, returns);
-  stats.explained_variance = explained_variance(rollout.value, returns);
+  compute_gae(reward, baseline, rollout.done, ppo.gamma, ppo.lambda, advantage, returns);
+  stats.explained_variance = explained_variance(baseline, returns);
+  {
+    std::vector<float> mc_adv(un), mc_returns(un);
+    compute_gae(reward, baseline, rollout.done, ppo.gamma, 1.0, mc_adv, mc_returns);
+    stats.explained_variance_mc = explained_variance(baseline, mc_returns);
+  }
   {
     double sum = 0, sq = 0;
     for (const float a : advantage) sum += a;
@@ -202,7 +235,9 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     }
   } unfreeze{frozen};
 
-  if (ppo.noise_batch > 0 && !settings.value_only) measure_gradient_noise(data, autocast, stats);
+  if (ppo.noise_batch > 0 && !settings.value_only) measure_gradient_noise(data, rollout.game, autocast, stats);
+  auto sum_critic = torch::zeros({}, torch::TensorOptions().device(device_));
+  std::int64_t critic_steps = 0;
 
   // Minibatches of equal size (within one): every sample is used each epoch, and no tiny
   // remainder batch gets a degenerate advantage normalisation.
@@ -256,6 +291,20 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       sum_grad += clip_gradients(params, ppo.grad_clip).to(device_);
       optimizer_->step();
       ++steps;
+      if (has_critic()) {  // the critic learns the same returns on the same minibatch
+        torch::Tensor v;
+        {
+          model::AutocastGuard guard(device_.type(), autocast);
+          v = critic_->forward(b.obs, b.priv, b.context);
+        }
+        const auto critic_loss = (v.to(torch::kFloat).squeeze(1) - b.returns).pow(2).mean();
+        critic_optimizer_->zero_grad();
+        critic_loss.backward();
+        clip_gradients(critic_->parameters(), ppo.grad_clip);
+        critic_optimizer_->step();
+        sum_critic += critic_loss.detach();
+        ++critic_steps;
+      }
       sum_policy += terms.policy.detach();
       sum_value += terms.value.detach();
       sum_entropy += terms.entropy.detach();
@@ -281,6 +330,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     stats.grad_norm = mean(sum_grad);
     stats.entropy_target = mean(sum_target);
   }
+  if (critic_steps > 0) stats.critic_loss = sum_critic.item<double>() / static_cast<double>(critic_steps);
   ++updates_;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
@@ -288,25 +338,44 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
 
 // McCandlish et al., "An Empirical Model of Large-Batch Training" (2018), appendix A: with
 // per-decision gradients x_i of mean G and covariance Sigma, a mean over b decisions has
-// E|g_b|^2 = |G|^2 + tr(Sigma) / b. Chunk means g_k (K chunks of about b = N / K) and the whole
+// E|g_b|^2 = |G|^2 + tr(Sigma) / b. Chunk means g_k (K chunks of b = N / K) and the whole
 // rollout's mean g_N give the unbiased estimates
 //   |G|^2     = (N |g_N|^2 - b mean_k |g_k|^2) / (N - b)
 //   tr(Sigma) = (mean_k |g_k|^2 - |g_N|^2) / (1 / b - 1 / N).
-// Chunks are consecutive, so they hold whole episodes (a kyoku's decisions are correlated, and
-// the estimate counts that as the rollouts collect it).
-void Learner::measure_gradient_noise(const RolloutTensors& data, bool autocast, UpdateStats& stats) {
+// Both need independent chunks. The four seats of a self-play game are zero-sum and share one
+// wall, so a chunk holds whole games (cut at the first game boundary after ppo.noise_batch
+// decisions; consecutive decisions when the rollout does not name its games). Cross-check: the
+// chunks split alternately into two halves of different games, whose mean gradients g_A and g_B
+// are independent, so <g_A, g_B> is another unbiased estimate of |G|^2 (ppo/grad_signal_halves)
+// and their cosine says directly how much two halves of one rollout agree.
+void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vector<std::int64_t>& games, bool autocast,
+                                     UpdateStats& stats) {
   const std::int64_t n = data.size();
-  const std::int64_t chunks = n / cfg_.ppo.noise_batch;
+  std::vector<std::int64_t> cuts{0};
+  const bool by_game = static_cast<std::int64_t>(games.size()) == n;
+  for (std::int64_t i = 1; i < n; ++i)
+    if (i - cuts.back() >= cfg_.ppo.noise_batch &&
+        (!by_game || games[static_cast<std::size_t>(i)] != games[static_cast<std::size_t>(i - 1)]))
+      cuts.push_back(i);
+  // A short tail joins the chunk before it.
+  if (cuts.size() > 1 && n - cuts.back() < cfg_.ppo.noise_batch / 2) cuts.pop_back();
+  cuts.push_back(n);
+  const auto chunks = static_cast<std::int64_t>(cuts.size()) - 1;
   if (chunks < 2) return;
   std::vector<torch::Tensor> params;
   for (const auto& p : net_->parameters())
     if (p.requires_grad()) params.push_back(p);
   const auto adv = normalize_advantages(data.advantage, cfg_.ppo.adv_clip);
-  std::vector<torch::Tensor> sum(params.size());
+  std::vector<torch::Tensor> sum(params.size()), half_a(params.size()), half_b(params.size());
+  std::int64_t size_a = 0;
+  for (std::int64_t k = 0; k < chunks; k += 2) size_a += cuts[static_cast<std::size_t>(k + 1)] - cuts[static_cast<std::size_t>(k)];
+  const std::int64_t size_b = n - size_a;
   // Sums stay on the device (float64): one host sync for the whole measurement.
   auto chunk_sq = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
+  double inv_b = 0;  // mean over chunks of 1 / chunk size
+  const auto add = [](torch::Tensor& acc, const torch::Tensor& g) { acc = acc.defined() ? acc + g : g; };
   for (std::int64_t k = 0; k < chunks; ++k) {
-    const std::int64_t lo = k * n / chunks, hi = (k + 1) * n / chunks;
+    const std::int64_t lo = cuts[static_cast<std::size_t>(k)], hi = cuts[static_cast<std::size_t>(k + 1)];
     const auto idx = torch::arange(lo, hi, torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
     const auto logits = forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat);
@@ -314,23 +383,62 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, bool autocast, 
     const auto loss = -(adv.slice(0, lo, hi) * logp).mean();
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                              /*allow_unused=*/true);
-    const double weight = static_cast<double>(hi - lo) / static_cast<double>(n);
+    const auto rows = static_cast<double>(hi - lo);
+    inv_b += 1.0 / rows / static_cast<double>(chunks);
     for (std::size_t i = 0; i < params.size(); ++i) {
       if (!grads[i].defined()) continue;
       const auto g = grads[i].detach().to(torch::kDouble);
       chunk_sq += g.pow(2).sum() / static_cast<double>(chunks);
-      sum[i] = sum[i].defined() ? sum[i] + weight * g : weight * g;
+      add(sum[i], (rows / static_cast<double>(n)) * g);
+      if (k % 2 == 0) add(half_a[i], (rows / static_cast<double>(size_a)) * g);
+      else add(half_b[i], (rows / static_cast<double>(size_b)) * g);
     }
   }
-  auto mean_sq = torch::zeros_like(chunk_sq);
-  for (const auto& g : sum)
-    if (g.defined()) mean_sq += g.pow(2).sum();
-  const auto sums = torch::stack({chunk_sq, mean_sq}).cpu();
+  auto mean_sq = torch::zeros_like(chunk_sq), dot = torch::zeros_like(chunk_sq);
+  auto sq_a = torch::zeros_like(chunk_sq), sq_b = torch::zeros_like(chunk_sq);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (sum[i].defined()) mean_sq += sum[i].pow(2).sum();
+    if (half_a[i].defined() && half_b[i].defined()) {
+      dot += (half_a[i] * half_b[i]).sum();
+      sq_a += half_a[i].pow(2).sum();
+      sq_b += half_b[i].pow(2).sum();
+    }
+  }
+  const auto sums = torch::stack({chunk_sq, mean_sq, dot, sq_a, sq_b}).cpu();
   const double small_sq = sums[0].item<double>(), big = sums[1].item<double>();
-  const double nn = static_cast<double>(n), b = nn / static_cast<double>(chunks);
-  stats.grad_signal = (nn * big - b * small_sq) / (nn - b);
-  stats.grad_noise = (small_sq - big) / (1.0 / b - 1.0 / nn);
+  // Chunks of unequal size b_k: E mean_k |g_k|^2 = |G|^2 + tr(Sigma) h with h = mean_k 1 / b_k
+  // (h = 1 / b for equal chunks gives the formulas above).
+  const double inv_n = 1.0 / static_cast<double>(n);
+  stats.grad_noise = (small_sq - big) / (inv_b - inv_n);
+  stats.grad_signal = (inv_b * big - inv_n * small_sq) / (inv_b - inv_n);
+  stats.grad_signal_halves = sums[2].item<double>();
+  const double norms = std::sqrt(sums[3].item<double>() * sums[4].item<double>());
+  stats.grad_cos_halves = norms > 0 ? sums[2].item<double>() / norms : 0.0;
+  stats.noise_chunks = chunks;
   stats.noise_measured = true;
+}
+
+torch::Tensor Learner::critic_forward(const RolloutTensors& data, bool autocast) {
+  torch::NoGradGuard no_grad;
+  const std::int64_t n = data.size();
+  std::vector<torch::Tensor> parts;
+  for (std::int64_t lo = 0; lo < n; lo += cfg_.ppo.minibatch) {
+    const std::int64_t hi = std::min<std::int64_t>(n, lo + cfg_.ppo.minibatch);
+    model::AutocastGuard guard(device_.type(), autocast);
+    parts.push_back(critic_->forward(data.obs.slice(0, lo, hi).to(device_), data.priv.slice(0, lo, hi).to(device_),
+                                     data.context.slice(0, lo, hi).to(device_))
+                        .to(torch::kFloat)
+                        .squeeze(1));
+  }
+  if (parts.empty()) return torch::zeros({0}, torch::TensorOptions().device(device_));
+  return torch::cat(parts);
+}
+
+torch::Tensor Learner::critic_values(const selfplay::Rollout& rollout) {
+  if (!has_critic()) throw Error("ppo: no privileged critic (ppo.critic is not privileged)");
+  auto data = rollout_tensors(rollout);
+  if (!data.priv.defined()) throw Error("ppo: the rollout carries no privileged planes");
+  return critic_forward(data, model::autocast_enabled(cfg_.model, device_.type())).cpu();
 }
 
 torch::Tensor Learner::log_probs(const selfplay::Rollout& rollout) {
@@ -383,6 +491,18 @@ void Learner::save_state(model::CheckpointData& out) const {
   out.step = updates_;
   out.scheduler = schedule_.to_json();
   out.extra["ppo"] = {{"updates", updates_}, {"reward_norm", reward_norm_.to_json()}};
+  if (has_critic()) {
+    out.extra["ppo"]["critic"] = {{"privileged_layout", encoder::kPrivilegedVersion}};
+    model::save_prefixed(*critic_, "critic.", out);
+    // Its AdamW moments, serialised as torch writes an optimizer, in one byte tensor.
+    torch::serialize::OutputArchive archive;
+    critic_optimizer_->save(archive);
+    std::ostringstream bytes;
+    archive.save_to(bytes);
+    const std::string s = std::move(bytes).str();
+    out.tensors["critic_optimizer"] =
+        torch::from_blob(const_cast<char*>(s.data()), {static_cast<std::int64_t>(s.size())}, torch::kUInt8).clone();
+  }
 }
 
 void Learner::restore_state(const model::CheckpointData& in) {
@@ -394,6 +514,21 @@ void Learner::restore_state(const model::CheckpointData& in) {
   if (!ppo.contains("reward_norm")) throw Error("checkpoint PPO state: missing field 'extra.ppo.reward_norm'");
   const auto updates = ppo.at("updates").get<std::int64_t>();
   auto norm = RewardNormalizer::from_json(ppo.at("reward_norm"));
+  if (has_critic()) {
+    if (!ppo.contains("critic") || !ppo.at("critic").is_object() ||
+        ppo.at("critic").value("privileged_layout", -1) != encoder::kPrivilegedVersion)
+      throw Error("checkpoint PPO state: no privileged critic of layout version " +
+                  std::to_string(encoder::kPrivilegedVersion) +
+                  " (field 'extra.ppo.critic'): it was written with another ppo.critic; resume with that setting");
+    model::load_prefixed(*critic_, "critic.", in, "the checkpoint");
+    const auto it = in.tensors.find("critic_optimizer");
+    if (it == in.tensors.end()) throw Error("checkpoint PPO state: missing tensor 'critic_optimizer'");
+    const auto raw = it->second.to(torch::kCPU).contiguous();
+    torch::serialize::InputArchive archive;
+    archive.load_from(reinterpret_cast<const char*>(raw.data_ptr<std::uint8_t>()), static_cast<std::size_t>(raw.numel()),
+                      device_);
+    critic_optimizer_->load(archive);
+  }
   schedule_ = model::WarmupCosine::from_json(in.scheduler);
   reward_norm_ = norm;
   updates_ = updates;
@@ -412,6 +547,7 @@ metrics::Scalars UpdateStats::scalars() const {
       {"ppo/approx_kl_first", approx_kl_first},
       {"ppo/clip_fraction", clip_fraction},
       {"ppo/explained_variance", explained_variance},
+      {"ppo/explained_variance_mc", explained_variance_mc},
       {"ppo/grad_norm", grad_norm},
       {"ppo/lr", lr},
       {"ppo/entropy_coef", entropy_coef},
@@ -428,9 +564,13 @@ metrics::Scalars UpdateStats::scalars() const {
       {"perf/update_seconds", seconds},
       {"perf/learner_samples_per_s", rate},
   };
+  if (critic_loss > 0) out.emplace_back("loss/critic", critic_loss);
   if (noise_measured) {
     out.emplace_back("ppo/grad_signal", grad_signal);
     out.emplace_back("ppo/grad_noise", grad_noise);
+    out.emplace_back("ppo/grad_signal_halves", grad_signal_halves);
+    out.emplace_back("ppo/grad_cos_halves", grad_cos_halves);
+    out.emplace_back("ppo/noise_chunks", static_cast<double>(noise_chunks));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "hydra/encoder/layout.hpp"
+#include "hydra/encoder/privileged.hpp"
 #include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/loss.hpp"
 
@@ -29,6 +30,7 @@ RolloutTensors RolloutTensors::to(const torch::Device& device) const {
   r.returns = move(returns);
   r.tenpai = move(tenpai);
   r.danger = move(danger);
+  r.priv = move(priv);
   return r;
 }
 
@@ -45,6 +47,7 @@ RolloutTensors RolloutTensors::select(const torch::Tensor& index) const {
   r.returns = pick(returns);
   r.tenpai = pick(tenpai);
   r.danger = pick(danger);
+  r.priv = pick(priv);
   return r;
 }
 
@@ -68,6 +71,10 @@ RolloutTensors rollout_tensors(const selfplay::Rollout& rollout) {
   const auto waits = wrap(rollout.opp_waits, {rows, selfplay::kOpponents}, torch::kLong);
   t.tenpai = tenpai_labels(waits);
   t.danger = danger_labels(waits);
+  if (!rollout.priv.empty())
+    t.priv = wrap(rollout.priv, {rows, encoder::kPrivilegedChannels, encoder::kTiles}, torch::kInt16)
+                 .view(torch::kHalf)
+                 .to(torch::kFloat);
   return t;
 }
 

@@ -1,5 +1,6 @@
 #include "hydra/ppo/trainer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <utility>
@@ -275,8 +276,10 @@ TrainResult Trainer::run() {
     if (step % cfg.train.log_every == 0 || step == max_updates) {
       m.metrics->write(step, scalars);
       const double per_update = elapsed / static_cast<double>(step - result.start_step);
-      if (m.opt.progress)
-        log::info("{}", progress_line(step, max_updates, scalars, per_update * static_cast<double>(max_updates - step)));
+      // The run ends at max_updates or at train.max_minutes, whichever comes first.
+      double eta = per_update * static_cast<double>(max_updates - step);
+      if (cfg.train.max_minutes > 0) eta = std::min(eta, std::max(0.0, cfg.train.max_minutes * 60.0 - elapsed));
+      if (m.opt.progress) log::info("{}", progress_line(step, max_updates, scalars, eta));
     }
 
     std::string reason;

@@ -58,6 +58,8 @@ metrics::Scalars actor_scalars(const selfplay::ActorStats& s, double collect_sec
   out.emplace_back("play/deal_in_rate", ratio(static_cast<double>(all.deal_ins), kyoku));
   out.emplace_back("play/riichi_rate", ratio(static_cast<double>(all.riichi), kyoku));
   out.emplace_back("play/call_rate", ratio(static_cast<double>(all.calls), kyoku));
+  // Learner seat-kyoku whose reward no stored decision earned (dropped, docs/SELFPLAY.md).
+  out.emplace_back("selfplay/unearned_share", ratio(static_cast<double>(s.unearned_kyoku), kyoku));
 
   for (int kind = 0; kind < selfplay::kOpponentKinds; ++kind) {
     const selfplay::KindStats& k = s.kinds[static_cast<std::size_t>(kind)];

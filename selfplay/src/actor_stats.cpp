@@ -51,6 +51,7 @@ ActorStats& ActorStats::operator+=(const ActorStats& o) {
   forced += o.forced;
   forward_passes += o.forward_passes;
   void_games += o.void_games;
+  unearned_kyoku += o.unearned_kyoku;
   for (std::size_t k = 0; k < kinds.size(); ++k) kinds[k] += o.kinds[k];
   engine_seconds += o.engine_seconds;
   encode_seconds += o.encode_seconds;
@@ -88,6 +89,7 @@ nlohmann::ordered_json ActorStats::to_json() const {
   j["forced"] = forced;
   j["forward_passes"] = forward_passes;
   if (void_games > 0) j["void_games"] = void_games;  // only with an external baseline
+  j["unearned_kyoku"] = unearned_kyoku;
   j["engine_seconds"] = engine_seconds;
   j["encode_seconds"] = encode_seconds;
   j["inference_seconds"] = inference_seconds;

@@ -23,6 +23,7 @@
 #include "hydra/encoder/augment.hpp"
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/encoder.hpp"
+#include "hydra/encoder/privileged.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/rng.hpp"
@@ -63,7 +64,8 @@ struct SeatAgent {
 
 class ActorGame final : public EngineGame {
  public:
-  ActorGame(double temperature, std::atomic<std::int64_t>& recorded) : temperature_(temperature), recorded_(recorded) {}
+  ActorGame(double temperature, bool privileged, std::atomic<std::int64_t>& recorded)
+      : temperature_(temperature), privileged_(privileged), recorded_(recorded) {}
 
   game::Table& table() override { return *table_; }
 
@@ -118,6 +120,11 @@ class ActorGame final : public EngineGame {
       for (int o = 1; o <= kOpponents; ++o)
         r.opp_waits[i * kOpponents + static_cast<std::size_t>(o - 1)] =
             permute_tiles(perm[s], table_->view(d.seat.next(o)).waits().bits());
+      if (privileged_) {  // for the learner's privileged critic only; no policy reads them
+        r.priv.resize((i + 1) * encoder::kPrivilegedSize);
+        encoder::privileged_planes(*table_, d.seat, perm[s], priv_.data());
+        round_to_half(priv_.data(), r.priv.data() + i * encoder::kPrivilegedSize, encoder::kPrivilegedSize);
+      }
     }
   }
 
@@ -130,12 +137,15 @@ class ActorGame final : public EngineGame {
     }
     // selfplay.temperature shapes the learner's own seats; snapshots opposing it play at T = 1.
     const double inv_t = seats[s].learner ? 1.0 / temperature_ : 1.0;
-    const int chosen = sample_action(res.probs, perm[s](d.mask).bits(), inv_t, rng[s].uniform01());
+    const std::uint64_t legal = perm[s](d.mask).bits();
+    const int chosen = sample_action(res.probs, legal, inv_t, rng[s].uniform01());
     if (stored >= 0) {
       const auto i = static_cast<std::size_t>(stored);
       Rollout& r = traj[s];
       r.action[i] = static_cast<std::int16_t>(chosen);
-      r.logp[i] = std::log(res.probs[chosen]);
+      // The behaviour policy's log-probability: at T != 1 the tempered one the action was drawn
+      // from, so the learner's ratio is the right importance weight.
+      r.logp[i] = static_cast<float>(sampled_log_prob(res.probs, legal, inv_t, chosen));
       r.value[i] = res.value;
       r.version[i] = res.version;
     }
@@ -176,6 +186,8 @@ class ActorGame final : public EngineGame {
 
  private:
   double temperature_;
+  bool privileged_;
+  std::array<float, encoder::kPrivilegedSize> priv_{};
   std::atomic<std::int64_t>& recorded_;
   std::vector<std::int64_t> stored_;  // per encoded decision of the step: its trajectory index or -1
   std::size_t chosen_ = 0;
@@ -242,7 +254,7 @@ Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::
 // A new game while fewer than min_samples learner decisions are recorded in this collect.
 std::unique_ptr<EngineGame> Actors::Impl::next() {
   if (recorded.load(std::memory_order_relaxed) >= min_samples) return nullptr;
-  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, recorded);
+  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.ppo.critic == "privileged", recorded);
   g->index = next_game++;
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   const auto& sp = cfg.selfplay;
@@ -322,7 +334,7 @@ void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
   ++ks.games;
   for (std::size_t s = 0; s < kSeats; ++s) {
     if (!g.seats[s].learner) continue;
-    assign_episode_rewards(g.traj[s], g.traj_kyoku[s], rewards, s);
+    stats.unearned_kyoku += assign_episode_rewards(g.traj[s], g.traj_kyoku[s], rewards, s);
     out.append(g.traj[s]);
 
     ++ks.learner_seats;

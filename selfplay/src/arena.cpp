@@ -257,6 +257,7 @@ game::GameResult play_observed(const game::TableRules& rules, const game::GameKe
 SeedGames play_seed(const EvalOptions& o, std::uint64_t seed_index) {
   const game::TableRules& rules = game::table_rules(o.rules);
   SeedGames out;
+  out.seed = seed_index;
   for (int c = 0; c < game::kNumSeats; ++c) {
     const GameOut g = play_one(o, rules, seed_index, c);
     if (!g.faults.empty()) throw Error("seed " + std::to_string(seed_index) + ": " + g.faults.front().reason);
@@ -320,6 +321,7 @@ EvalResult run_eval(const EvalOptions& o) {
         continue;
       }
       SeedGames sg;
+      sg.seed = first + i;
       for (std::size_t c = 0; c < game::kNumSeats; ++c) {
         const GameOut& g = games[static_cast<std::size_t>(i) * game::kNumSeats + c];
         sg.games[c] = g.stats;

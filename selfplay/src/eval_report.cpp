@@ -54,6 +54,17 @@ nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
   j["challenger_stats"] = ch;
   j["champion_stats"] = cp;
   j["difference"] = diff;
+  // The challenger's average rank per wall seed: two evaluations with the same --seed play the
+  // same walls, so their results pair by seed (scripts/paired_eval.py).
+  {
+    const auto rank = challenger_sums(r.seeds, metrics().front());
+    nlohmann::ordered_json seeds = nlohmann::ordered_json::array(), ranks = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r.seeds.size(); ++i) {
+      seeds.push_back(r.seeds[i].seed);
+      ranks.push_back(rank[i].den > 0 ? rank[i].num / rank[i].den : 0.0);
+    }
+    j["per_seed"] = {{"seed", std::move(seeds)}, {"challenger_avg_rank", std::move(ranks)}};
+  }
   if (o.sequential.enabled) {
     const SequentialResult& s = r.sequential;
     j["sequential"] = {{"metric", "avg_rank difference"}, {"batch", o.sequential.batch}, {"margin", o.sequential.margin},

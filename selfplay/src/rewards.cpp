@@ -29,28 +29,25 @@ std::vector<std::array<double, 4>> ScoreRewardModel::rewards(const std::vector<g
   return out;
 }
 
-void assign_episode_rewards(Rollout& r, const std::vector<int>& kk, const std::vector<std::array<double, 4>>& rewards,
-                            std::size_t seat) {
+std::int64_t assign_episode_rewards(Rollout& r, const std::vector<int>& kk,
+                                    const std::vector<std::array<double, 4>>& rewards, std::size_t seat) {
   const std::size_t n = r.size();
   r.reward.assign(n, 0.0f);
   r.done.assign(n, 0);
-  double carry = 0;
+  std::int64_t unearned = 0;
   std::size_t i = 0;
-  std::int64_t last_end = -1;
   for (std::size_t k = 0; k < rewards.size(); ++k) {
     std::int64_t end = -1;
     while (i < n && kk[i] == static_cast<int>(k)) end = static_cast<std::int64_t>(i++);
-    carry += rewards[k][seat];
-    if (end >= 0) {
-      r.done[static_cast<std::size_t>(end)] = 1;
-      r.reward[static_cast<std::size_t>(end)] = static_cast<float>(carry);
-      carry = 0;
-      last_end = end;
+    if (end < 0) {  // no decision of this seat earned the kyoku's reward: it is not learned from
+      ++unearned;
+      continue;
     }
+    r.done[static_cast<std::size_t>(end)] = 1;
+    r.reward[static_cast<std::size_t>(end)] = static_cast<float>(rewards[k][seat]);
   }
   HYDRA_CHECK(i == n, "selfplay: a stored decision outside the game's kyoku");
-  if (carry != 0 && last_end >= 0)
-    r.reward[static_cast<std::size_t>(last_end)] = static_cast<float>(r.reward[static_cast<std::size_t>(last_end)] + carry);
+  return unearned;
 }
 
 }  // namespace hydra::selfplay

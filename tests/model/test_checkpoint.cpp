@@ -167,6 +167,44 @@ TEST_F(Checkpoints, ArchitectureMismatchIsAClearError) {
   }
 }
 
+// A checkpoint written when the value head read the pooled latent alone (Linear(C, hidden))
+// loads with the score-context columns at zero: the same value as before, whatever the context.
+// Its optimizer state has the old shape, so resuming from it is refused with the way forward.
+TEST_F(Checkpoints, ValueHeadOfTheEarlierLayoutLoadsWithZeroContextColumns) {
+  const int c = config.model.channels;
+  HydraNet old_net(config.model);
+  old_net->value = old_net->replace_module("value", MlpHead(c, config.model.value_hidden, 1));
+  old_net->init_weights(4);
+  auto opt = make_adamw(*old_net, AdamWSettings{});
+  save_checkpoint(dir / "old.ckpt", data_at(1), *old_net, opt.get());
+
+  HydraNet net(config.model);
+  load_checkpoint(dir / "old.ckpt", net.get(), nullptr, {false});
+  const auto w = net->value->fc1->weight;
+  ASSERT_EQ(w.size(1), c + kScoreContext);
+  EXPECT_TRUE(torch::equal(w.narrow(1, 0, c), old_net->value->fc1->weight));
+  EXPECT_EQ(w.narrow(1, c, kScoreContext).abs().max().item<float>(), 0.0f);
+  // The upgraded network's value is the old head on the pooled latent, for any score context.
+  torch::NoGradGuard no_grad;
+  torch::manual_seed(8);
+  const auto batch = testing::random_batch(3);
+  const auto v1 = net->forward(batch.obs, batch.ctx).value;
+  const auto v2 = net->forward(batch.obs, torch::zeros_like(batch.ctx)).value;
+  auto x = net->stem(batch.obs);
+  for (const auto& block : *net->blocks) x = block->as<SEResBlockImpl>()->forward(x);
+  const auto pooled = torch::mish(net->trunk_norm(x)).mean(-1);
+  EXPECT_TRUE(torch::allclose(v1, old_net->value->forward(pooled), 1e-5, 1e-6));
+  EXPECT_TRUE(torch::equal(v1, v2));
+
+  auto new_opt = make_adamw(*net, AdamWSettings{});
+  try {
+    load_checkpoint(dir / "old.ckpt", net.get(), new_opt.get(), {false});
+    ADD_FAILURE() << "resumed an optimizer whose moments have the old value-head shape";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("start a new run from it"), std::string::npos) << e.what();
+  }
+}
+
 // A network trained on another observation layout is refused, naming both versions; a checkpoint
 // written before the version was recorded reads as version 1.
 TEST_F(Checkpoints, AnotherEncoderVersionIsRefusedNamingBoth) {

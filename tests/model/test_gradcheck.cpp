@@ -47,7 +47,11 @@ double check_gradients(const std::function<torch::Tensor()>& loss,
     // (~1e-16 |L| / h); the random half still exposes a gradient that is wrong in direction.
     auto v = torch::randn_like(t);
     v = v / v.norm();
-    if (const double g = t.grad().norm().item<double>(); g > 0) v = v + t.grad() / g;
+    if (const double g = t.grad().norm().item<double>(); g > 0) {
+      v = v + t.grad() / g;
+      // A one-element tensor whose random sign opposes the gradient's would cancel to 0.
+      if (v.norm().item<double>() < 1e-3) v = t.grad() / g;
+    }
     v = v / v.norm();
     const double analytic = (t.grad() * v).sum().item<double>();
     const double numeric = numeric_directional(value, t, v);

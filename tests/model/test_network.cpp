@@ -35,7 +35,7 @@ TEST(Network, DefaultParameterCount) {
   const std::int64_t c = 256, h = c / 16;
   const std::int64_t block = 2 * (2 * c) + 2 * (c * c * 3) + (c * h + h) + (h * c + c);
   const std::int64_t expected = 85 * c * 3 + 40 * block + 2 * c + (c * 64 + 64) + (64 * 34 * 46 + 46) +
-                                (c * 512 + 512 + 512 + 1) + ((c + 16) * 256 + 256 + 256 * 24 + 24) +
+                                ((c + 16) * 512 + 512 + 512 + 1) + ((c + 16) * 256 + 256 + 256 * 24 + 24) +
                                 (c * 64 + 64 + 64 * 3 + 3) + (c * 3 + 3);
   const auto s = summarize(def);
   std::printf("default 40x256 network: %lld parameters (%lld per block)\n", static_cast<long long>(s.total),
@@ -102,6 +102,24 @@ TEST(Network, ScoreContextByHand) {
                             5.0f / 8.0f, 0.3f};
   for (int i = 0; i < 16; ++i) EXPECT_NEAR(ctx[static_cast<std::size_t>(i)], expect[i], 1e-6) << i;
   EXPECT_FLOAT_EQ(score_context({25000, 25000, 25000, 25000}, 10, 0)[14], 1.0f);  // West clips
+}
+
+// The value head reads the score context directly: the same observation under two score
+// situations gets two values, while the policy, which does not see the context, is unchanged.
+TEST(Network, ValueHeadSeesTheScoreContext) {
+  auto cfg = testing::tiny_config(1);
+  cfg.channels = 64;
+  HydraNet net(cfg);
+  net->init_weights(3);
+  torch::manual_seed(2);
+  const auto batch = testing::random_batch(4);
+  torch::NoGradGuard no_grad;
+  const auto leading = torch::tensor(std::vector<float>(16, 0.0f)).index_put_({0}, 0.45f).unsqueeze(0).expand({4, 16});
+  const auto trailing = torch::tensor(std::vector<float>(16, 0.0f)).index_put_({0}, 0.05f).unsqueeze(0).expand({4, 16});
+  const auto a = net->forward(batch.obs, leading), b = net->forward(batch.obs, trailing);
+  EXPECT_GT((a.value - b.value).abs().min().item<double>(), 1e-4) << "every row's value changes with the scores";
+  EXPECT_TRUE(torch::equal(a.policy, b.policy));
+  EXPECT_EQ(net->value->fc1->weight.size(1), 64 + kScoreContext);
 }
 
 // bf16 autocast vs fp32 on the same weights and input. Tolerance: 5% of each head's largest

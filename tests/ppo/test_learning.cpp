@@ -278,7 +278,8 @@ TEST(PpoLearning, RewardsAndEpisodeEndsLandOnTheSeatKyokuAndDecisionOfTheLog) {
   // decision is matched to the log independently of the actors' bookkeeping: its kyoku by the
   // (round, honba) its score context shows, its seat by the scores it sees (relative order) against
   // the log's kyoku start. Then: episodes never cross a kyoku, each ends at the seat's last
-  // decision of that kyoku, and carries the rewards of the kyoku since the seat's previous episode.
+  // decision of that kyoku and carries that kyoku's reward alone; kyoku without a decision of the
+  // seat are dropped and counted.
   const Config cfg = selfplay_config(2, "tonpuusen");
   Learner learner(cfg, torch::kCPU, MasterSeed{31});
   auto actor = std::make_shared<InferenceModel>(learner.net(), torch::kCPU, 0);
@@ -330,6 +331,7 @@ TEST(PpoLearning, RewardsAndEpisodeEndsLandOnTheSeatKyokuAndDecisionOfTheLog) {
   // Episodes per (game, seat) block.
   std::size_t i = 0;
   std::size_t episodes = 0;
+  std::int64_t unearned = 0, blocks = 0;
   while (i < r.size()) {
     const std::int64_t g = r.game[i];
     const std::size_t s = r.seat[i];
@@ -349,15 +351,22 @@ TEST(PpoLearning, RewardsAndEpisodeEndsLandOnTheSeatKyokuAndDecisionOfTheLog) {
       }
       ++episodes;
       double want = 0;
-      for (int k = prev_kyoku + 1; k <= kyoku_of[j]; ++k) want += NamedReward::of(static_cast<std::size_t>(k), s);
-      if (last_of_block)  // kyoku after the seat's last decision pass their rewards to it
-        for (std::size_t k = static_cast<std::size_t>(kyoku_of[j]) + 1; k < nk; ++k) want += NamedReward::of(k, s);
+      // Only this kyoku's reward: a kyoku in which the seat never decided gives its reward to
+      // no episode (it is counted in unearned_kyoku instead).
+      want += NamedReward::of(static_cast<std::size_t>(kyoku_of[j]), s);
+      unearned += kyoku_of[j] - prev_kyoku - 1;
+      if (last_of_block) unearned += static_cast<std::int64_t>(nk) - 1 - kyoku_of[j];
       ASSERT_NEAR(r.reward[j], want, 1e-3) << "decision " << j << " game " << g << " seat " << s;
       prev_kyoku = kyoku_of[j];
     }
     i = j;
+    ++blocks;
   }
   EXPECT_GT(episodes, 4 * static_cast<std::size_t>(r.games));
+  // Every seat is the learner's: a (game, seat) without any stored decision left all its kyoku
+  // unearned. The actors' count of dropped rewards is the log's.
+  ASSERT_EQ(blocks, 4 * r.games) << "every seat of every game decided at least once";
+  EXPECT_EQ(actors.take_stats().unearned_kyoku, unearned);
 
   // GAE on the real rollout: an episode's last decision is not bootstrapped (its return is its
   // reward), and no episode's targets depend on another episode's values.
@@ -496,3 +505,115 @@ TEST(PpoLoss, EntropyTargetStopsTheBonusAboveIt) {
 }
 
 }  // namespace
+
+// ---- the privileged critic -----------------------------------------------------------------
+
+// One observation, two legal actions, reward 0.3 [a = 0] + z with z = +-1 a coin the policy
+// cannot see but the privileged planes show (opponent 1's hand plane, tile 0). The critic learns
+// E[R | z]; as a baseline it removes z from every advantage. Per decision the policy gradient is
+// (R - b) grad log pi(a), and grad log pi(a) takes one of two vectors v_0, v_1 (one observation),
+// so the rollout's mean gradient and per-decision variance follow from sums of R - b per action:
+// with the critic the mean gradient equals the one with the best baseline the policy could see
+// (a constant; E_a grad log pi(a) = 0) within its standard error, and the variance falls by the
+// share of R that z explains.
+TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
+  Config cfg = tiny_config();
+  cfg.ppo.critic = "privileged";
+  cfg.ppo.critic_blocks = 1;
+  cfg.ppo.critic_channels = 32;
+  cfg.ppo.critic_lr = 3e-3;
+  cfg.ppo.lr = cfg.ppo.lr_floor = 0.0;  // the policy stays where it is; only the critic learns
+  cfg.ppo.reward_norm = false;
+  cfg.ppo.lambda = 1.0;
+  cfg.ppo.entropy_start = cfg.ppo.entropy_end = 0.0;
+  cfg.ppo.minibatch = 128;
+  cfg.ppo.epochs = 2;
+  Learner learner(cfg, torch::kCPU, MasterSeed{41});
+  ASSERT_TRUE(learner.has_critic());
+
+  std::vector<float> obs(kObs, 0.0f);
+  for (int t = 0; t < 4; ++t) obs[static_cast<std::size_t>(t)] = 1.0f;  // a closed-hand pattern
+  const std::uint64_t legal = 0b11;
+  // The policy's probabilities and v_a = grad log pi(a) for a = 0, 1.
+  auto& net = learner.net();
+  const auto x = torch::from_blob(obs.data(), {1, hydra::encoder::kChannels, hydra::encoder::kTiles}).clone();
+  const auto ctx = torch::zeros({1, 16});
+  const auto legal_t = torch::zeros({1, 46}, torch::kBool).index_put_({0, torch::indexing::Slice(0, 2)}, true);
+  std::array<std::vector<torch::Tensor>, 2> v;
+  double p0 = 0;
+  for (int a = 0; a < 2; ++a) {
+    const auto logp = hydra::model::masked_log_softmax(net.forward(x, ctx).policy, legal_t)[0][a];
+    if (a == 0) p0 = std::exp(logp.item<double>());
+    v[static_cast<std::size_t>(a)] = torch::autograd::grad({logp}, net.parameters(), {}, false, false, true);
+  }
+  ASSERT_GT(p0, 0.2);
+  ASSERT_LT(p0, 0.8);
+
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const auto make = [&](std::size_t n) {
+    Rollout r;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int a = u(rng) < p0 ? 0 : 1;
+      const double z = u(rng) < 0.5 ? -1.0 : 1.0;
+      std::vector<std::uint16_t> half(kObs);
+      hydra::selfplay::to_half(obs.data(), half.data(), kObs);
+      r.obs.insert(r.obs.end(), half.begin(), half.end());
+      std::vector<std::uint16_t> priv(hydra::encoder::kPrivilegedSize, 0);
+      if (z > 0) priv[hydra::encoder::priv::kHands * 34] = hydra::selfplay::to_half(1.0f);
+      r.priv.insert(r.priv.end(), priv.begin(), priv.end());
+      r.context.insert(r.context.end(), 16, 0.0f);
+      r.legal.push_back(legal);
+      r.action.push_back(static_cast<std::int16_t>(a));
+      r.logp.push_back(static_cast<float>(std::log(a == 0 ? p0 : 1 - p0)));
+      r.value.push_back(0.0f);
+      r.reward.push_back(static_cast<float>(0.3 * (a == 0) + z));
+      r.done.push_back(1);
+      r.opp_waits.insert(r.opp_waits.end(), 3, 0);
+      r.version.push_back(0);
+    }
+    return r;
+  };
+  for (int k = 0; k < 40; ++k) learner.update(make(512));
+
+  const Rollout test = make(8192);
+  const auto b = learner.critic_values(test);
+  const auto n = static_cast<double>(test.size());
+  // Mean gradient = c_0 v_0 + c_1 v_1 with c_a = sum over decisions taking a of (R - b) / N; the
+  // per-decision second moment = (s_0 |v_0|^2 + s_1 |v_1|^2) / N with s_a the sum of (R - b)^2.
+  double v00 = 0, v11 = 0, v01 = 0;
+  for (std::size_t i = 0; i < v[0].size(); ++i) {
+    if (!v[0][i].defined()) continue;
+    v00 += v[0][i].pow(2).sum().item<double>();
+    v11 += v[1][i].pow(2).sum().item<double>();
+    v01 += (v[0][i] * v[1][i]).sum().item<double>();
+  }
+  struct Moments { double c0 = 0, c1 = 0, s0 = 0, s1 = 0; };
+  // The best baseline without privileged input is a constant here (every observation is the
+  // same, so that is what the policy's own value head can learn at most): the mean reward.
+  double mean_reward = 0;
+  for (const float r : test.reward) mean_reward += r / n;
+  const auto moments = [&](bool with_critic) {
+    Moments m;
+    for (std::size_t i = 0; i < test.size(); ++i) {
+      const double w = test.reward[i] - (with_critic ? b[static_cast<std::int64_t>(i)].item<double>() : mean_reward);
+      (test.action[i] == 0 ? m.c0 : m.c1) += w / n;
+      (test.action[i] == 0 ? m.s0 : m.s1) += w * w / n;
+    }
+    return m;
+  };
+  const Moments plain = moments(false), critic = moments(true);
+  const auto sq = [&](double c0, double c1) { return c0 * c0 * v00 + c1 * c1 * v11 + 2 * c0 * c1 * v01; };
+  const double var_plain = plain.s0 * v00 + plain.s1 * v11 - sq(plain.c0, plain.c1);
+  const double var_critic = critic.s0 * v00 + critic.s1 * v11 - sq(critic.c0, critic.c1);
+  std::printf("per-decision gradient variance: the best unprivileged baseline %.4g, privileged critic %.4g (%.1fx smaller)\n", var_plain,
+              var_critic, var_plain / var_critic);
+  EXPECT_GT(var_plain / var_critic, 5.0) << "the critic removes z (most of the reward's variance)";
+  // The two mean gradients differ by the baselines' difference times grad log pi(a), whose
+  // expectation is 0: within 3 standard errors of the unprivileged mean (its variance / N).
+  const double diff = sq(plain.c0 - critic.c0, plain.c1 - critic.c1);
+  const double se2 = var_plain / n;
+  std::printf("|mean gradient difference|^2 %.4g, squared standard error of the mean %.4g, |mean|^2 %.4g\n", diff, se2,
+              sq(critic.c0, critic.c1));
+  EXPECT_LT(diff, 9.0 * se2);
+}

@@ -172,6 +172,7 @@ TEST(Actors, RolloutInvariantsAndRewardsTelescopeToTheLoggedFinalScores) {
   std::size_t i = 0;
   std::int64_t prev_game = -1;
   int seats_seen = 0;
+  std::int64_t blocks = 0, whole = 0, unearned = 0;
   while (i < r.size()) {
     const std::int64_t g = r.game[i];
     const std::uint8_t s = r.seat[i];
@@ -193,11 +194,21 @@ TEST(Actors, RolloutInvariantsAndRewardsTelescopeToTheLoggedFinalScores) {
     const FinalInfo& f = logs.at(g);
     ASSERT_LE(episodes, f.kyoku);
     EXPECT_EQ(f.names[s], "hydra@v3");
-    const double want = (f.scores[s] - 25000) / 10000.0 + std::array<double, 4>{3, 1, -1, -3}[static_cast<std::size_t>(rank_of(f.scores, s))];
-    EXPECT_NEAR(sum, want, 1e-4) << "game " << g << " seat " << int(s);
+    // A seat that decided in every kyoku holds every kyoku's reward, and they telescope; a kyoku
+    // without its decision drops its reward (counted in the statistics).
+    if (episodes == f.kyoku) {
+      const double want = (f.scores[s] - 25000) / 10000.0 + std::array<double, 4>{3, 1, -1, -3}[static_cast<std::size_t>(rank_of(f.scores, s))];
+      EXPECT_NEAR(sum, want, 1e-4) << "game " << g << " seat " << int(s);
+      ++whole;
+    }
+    unearned += f.kyoku - episodes;
+    ++blocks;
     i = j;
   }
   EXPECT_EQ(seats_seen, 4);  // self-play: all four seats record
+  EXPECT_EQ(blocks, 4 * r.games);
+  EXPECT_GT(whole, blocks / 2);
+  EXPECT_EQ(st.unearned_kyoku, unearned);
   remove_dir(dir);
 }
 
@@ -256,9 +267,10 @@ struct RunResult {
   nlohmann::ordered_json state;
 };
 
-RunResult run_once(const std::string& tag, bool augment, std::size_t threads) {
+RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false) {
   config::Config cfg = small_config(6, "tonpuusen");
   cfg.selfplay.augment = augment;
+  if (privileged) cfg.ppo.critic = "privileged";
   cfg.selfplay.opp_self = 0.5;
   cfg.selfplay.opp_pool = 0.25;
   cfg.selfplay.opp_baseline = 0.25;
@@ -291,6 +303,26 @@ TEST(Actors, ByteIdenticalAcrossRunsAndThreadCounts) {
   }
 }
 
+// The privileged planes are stored for the learner's critic and reach nothing the actors play:
+// with them on, every game, every stored field the policy produced and every log is the same
+// byte for byte.
+TEST(Actors, PrivilegedPlanesChangeNothingThePolicyPlays) {
+  const RunResult plain = run_once("priv_off", true, 1);
+  const RunResult priv = run_once("priv_on", true, 1, true);
+  EXPECT_TRUE(plain.rollout.priv.empty());
+  ASSERT_EQ(priv.rollout.priv.size(), priv.rollout.size() * hydra::encoder::kPrivilegedSize);
+  EXPECT_TRUE(identical(plain.rollout, priv.rollout));
+  EXPECT_EQ(plain.logs, priv.logs);
+  // And they are not empty: every decision sees three concealed opponent hands.
+  for (std::size_t i = 0; i < priv.rollout.size(); ++i) {
+    float tiles = 0;
+    for (int c = hydra::encoder::priv::kHands; c < hydra::encoder::priv::kHands + 12; ++c)
+      for (int t = 0; t < 34; ++t)
+        tiles += from_half(priv.rollout.priv[i * hydra::encoder::kPrivilegedSize + static_cast<std::size_t>(c * 34 + t)]);
+    ASSERT_GE(tiles, 3.0f) << "decision " << i;
+  }
+}
+
 TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {
   // With augmentation on, the stored action is legal in the stored (permuted) mask, and some
   // seats play under a non-identity permutation: their stored masks differ from an unpermuted
@@ -302,7 +334,7 @@ TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {
   EXPECT_FALSE(same_bytes(plain.rollout.legal, perm.rollout.legal));
 }
 
-TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheUntemperedPolicy) {
+TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheTemperedPolicy) {
   config::Config cfg = small_config(4, "kyoku");
   cfg.selfplay.temperature = 0.01;
   auto policy = std::make_shared<LinearTestPolicy>(1, 1);
@@ -318,7 +350,13 @@ TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheUntemperedPolicy)
   for (std::size_t i = 0; i < r.size(); ++i) {
     const float* p = probs.data() + i * kActions;
     argmax += std::max_element(p, p + kActions) - p == r.action[i];
-    EXPECT_FLOAT_EQ(r.logp[i], std::log(p[r.action[i]]));
+    // The stored log-probability is the behaviour policy's: p^(1/T) renormalised over the legal
+    // actions, computed here directly in long double.
+    long double sum = 0;
+    for (int a = 0; a < kActions; ++a)
+      if ((r.legal[i] >> a) & 1U) sum += std::pow(static_cast<long double>(p[a]), 100.0L);
+    const long double want = std::log(std::pow(static_cast<long double>(p[r.action[i]]), 100.0L) / sum);
+    EXPECT_NEAR(r.logp[i], static_cast<double>(want), 1e-4 * (1.0 + std::abs(static_cast<double>(want))));
     EXPECT_FLOAT_EQ(r.value[i], value[i]);
   }
   // p^100 renormalised: only near-ties (ratio above ~0.95) can pick another action.

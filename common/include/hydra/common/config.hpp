@@ -171,6 +171,13 @@ struct PpoConfig {
   int noise_batch = 0;
   std::string init;             // checkpoint that starts the run (BC baseline); "" = random init
   std::string anchor;           // KL anchor checkpoint; "" = `init` when set, "none" = no anchor
+  // The baseline of the advantages (docs/PPO.md "Privileged critic"): "value_head" = the policy
+  // network's own value head; "privileged" = a separate critic network that also sees the
+  // privileged planes (the other hands, the wall), trained beside the policy and never read by it.
+  std::string critic = "value_head";
+  int critic_blocks = 2;        // SE-ResBlocks of the privileged critic
+  int critic_channels = 64;     // its channels (a multiple of 32)
+  double critic_lr = 3e-4;      // its AdamW learning rate (constant)
 
   template <class V>
   void visit(V& v) {
@@ -206,6 +213,11 @@ struct PpoConfig {
       Range{0, 10000000});
     v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
     v("anchor", anchor, "KL anchor checkpoint (empty: ppo.init when set; none: no anchor)");
+    v("critic", critic, "advantage baseline: the policy's value head, or a privileged critic network",
+      OneOf{"value_head", "privileged"});
+    v("critic_blocks", critic_blocks, "SE-ResBlocks of the privileged critic", Range{0, 64});
+    v("critic_channels", critic_channels, "channels of the privileged critic (multiple of 32)", Range{32, 1024});
+    v("critic_lr", critic_lr, "learning rate of the privileged critic", Range{0.0, 10.0});
   }
 };
 

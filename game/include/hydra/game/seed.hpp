@@ -62,8 +62,9 @@ inline constexpr std::string_view data_order = "data-order";
 inline constexpr std::string_view augmentation = "augmentation";
 inline constexpr std::string_view exploration = "exploration";
 inline constexpr std::string_view opponent_pool = "opponent-pool";
-inline constexpr std::array<std::string_view, 7> all = {game, wall, network_init, data_order,
-                                                        augmentation, exploration, opponent_pool};
+inline constexpr std::string_view critic_init = "critic-init";
+inline constexpr std::array<std::string_view, 8> all = {game,        wall,          network_init, data_order,
+                                                        augmentation, exploration, opponent_pool, critic_init};
 }  // namespace labels
 
 GameKey game_key(MasterSeed master, std::uint64_t game_index);

@@ -71,6 +71,9 @@ class Table {
   const Scores& final_scores() const { return final_; }  // valid once done()
   const TableRules& rules() const { return rules_; }
   int decisions() const { return decisions_; }
+  // The seat whose turn it is: the one about to discard, or the discarder (kan player) the
+  // pending responses are about. Absent calls, the next live draw is the following seat's.
+  Seat turn() const { return actor_; }
 
  private:
   enum class State : std::uint8_t { turn, riichi_discard, kan_select, responses, game_over };

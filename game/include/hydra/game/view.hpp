@@ -63,6 +63,7 @@ class PlayerView {
   Pai last_drawn() const { return drawn_; }
   bool tenpai() const { return !waits_.empty(); }  // 13-tile hands only: after a discard or deal
   TileMask waits() const { return waits_; }
+  int shanten() const { return shanten_; }  // of the 3n+1 hand (after a discard, the deal or a kan)
   bool furiten() const;
 
   // Public state.

@@ -22,6 +22,7 @@ struct RolloutTensors {
   torch::Tensor returns;    // [N] float, value targets (filled by the learner)
   torch::Tensor tenpai;     // [N,3] float 0/1
   torch::Tensor danger;     // [N,3,34] float 0/1
+  torch::Tensor priv;       // [N,33,34] float privileged planes (only when the rollout has them)
 
   std::int64_t size() const { return action.defined() ? action.size(0) : 0; }
   RolloutTensors to(const torch::Device& device) const;

@@ -14,6 +14,7 @@
 #include "hydra/common/metrics.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/critic.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
 #include "hydra/ppo/batch.hpp"
@@ -35,7 +36,11 @@ struct UpdateStats {
   double approx_kl = 0;          // mean over minibatches of E[(r - 1) - log r] before each step
   double approx_kl_first = 0;    // approx-KL after the first epoch (chooses epochs vs epochs_high_kl)
   double clip_fraction = 0;      // share of samples whose ratio left [1 - clip, 1 + clip]
-  double explained_variance = 0; // of the rollout's V_old against the returns
+  double explained_variance = 0; // of the baseline (V_old or the critic's V) against the GAE returns
+  // The same against the Monte Carlo returns (the rewards to the episode's end, lambda = 1): it
+  // does not lean on the baseline itself, so runs with different baselines and lambdas compare.
+  double explained_variance_mc = 0;
+  double critic_loss = 0;        // MSE of the privileged critic to the returns (0 without one)
   double tenpai_loss = 0;
   double danger_loss = 0;
   double kl_anchor = 0;          // KL(pi || anchor); 0 without an anchor
@@ -55,15 +60,20 @@ struct UpdateStats {
   bool noise_measured = false;
   double grad_signal = 0;
   double grad_noise = 0;
+  double grad_signal_halves = 0;  // <g_A, g_B> of two halves of different games: |G|^2 again
+  double grad_cos_halves = 0;     // their cosine
+  std::int64_t noise_chunks = 0;  // chunks of whole games the estimate used
   double seconds = 0;            // wall time of update()
   bool kl_stopped = false;       // kl_stop ended the epochs early
 
   // Tags: loss/policy, loss/value, loss/entropy, loss/tenpai, loss/danger, loss/kl_anchor,
   // ppo/approx_kl, ppo/approx_kl_first, ppo/clip_fraction, ppo/explained_variance,
+  // ppo/explained_variance_mc, loss/critic,
   // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
   // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,
   // ppo/adv_std, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
-  // perf/learner_samples_per_s; ppo/grad_signal and ppo/grad_noise when noise_measured.
+  // perf/learner_samples_per_s; ppo/grad_signal, ppo/grad_noise, ppo/grad_signal_halves,
+  // ppo/grad_cos_halves and ppo/noise_chunks when noise_measured.
   metrics::Scalars scalars() const;
 };
 
@@ -104,6 +114,10 @@ class Learner {
   const torch::Device& device() const { return device_; }
   std::int64_t updates() const { return updates_; }
   bool has_anchor() const { return !anchor_.is_empty(); }
+  bool has_critic() const { return !critic_.is_empty(); }
+  // V of the privileged critic for every decision (no autograd), in normalised reward units; the
+  // rollout must carry privileged planes. For tests and diagnostics.
+  torch::Tensor critic_values(const selfplay::Rollout& rollout);
   const RewardNormalizer& reward_normalizer() const { return reward_norm_; }
   const model::WarmupCosine& schedule() const { return schedule_; }
 
@@ -124,10 +138,15 @@ class Learner {
   // running return std (observed first when `observe`), then GAE. Fills the reward and
   // advantage monitoring fields of `stats` when given.
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
+  // V of the critic on the device rows of `data` in batches of ppo.minibatch (no autograd).
+  torch::Tensor critic_forward(const RolloutTensors& data, bool autocast);
   // Fills grad_signal and grad_noise of `stats`: the policy-gradient term of the loss at the
-  // current weights (ratio 1, advantages normalised over the whole rollout), its gradient on each
-  // of floor(N / ppo.noise_batch) consecutive chunks, without touching .grad or stepping.
-  void measure_gradient_noise(const RolloutTensors& data, bool autocast, UpdateStats& stats);
+  // current weights (ratio 1, advantages normalised over the whole rollout), its gradient on
+  // chunks of whole games (`games`: the rollout's game index per decision; consecutive chunks of
+  // ppo.noise_batch when empty) of at least ppo.noise_batch decisions, and on two halves of
+  // alternate chunks, without touching .grad or stepping.
+  void measure_gradient_noise(const RolloutTensors& data, const std::vector<std::int64_t>& games, bool autocast,
+                              UpdateStats& stats);
   // The loss settings of the config with the entropy and KL-anchor coefficients of update `u`.
   LossSettings settings_for(std::int64_t u) const;
 
@@ -137,6 +156,9 @@ class Learner {
   model::HydraNet net_{nullptr};
   model::HydraNet anchor_{nullptr};
   std::unique_ptr<torch::optim::AdamW> optimizer_;
+  // The privileged critic (ppo.critic = privileged) and its optimizer; null otherwise.
+  model::CriticNet critic_{nullptr};
+  std::unique_ptr<torch::optim::AdamW> critic_optimizer_;
   model::WarmupCosine schedule_;
   RewardNormalizer reward_norm_;
   std::int64_t updates_ = 0;

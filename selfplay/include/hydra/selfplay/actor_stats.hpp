@@ -41,6 +41,7 @@ struct ActorStats {
   std::int64_t forced = 0;             // one legal action: taken without the network
   std::int64_t forward_passes = 0;     // BatchPolicy::evaluate calls
   std::int64_t void_games = 0;         // voided by an external baseline's fault: not learned from
+  std::int64_t unearned_kyoku = 0;     // learner seat-kyoku without a stored decision: reward dropped
   std::array<KindStats, kOpponentKinds> kinds{};
   double engine_seconds = 0;     // stepping tables, bots, sampling (summed over worker threads)
   double encode_seconds = 0;     // encoding observations into the batches (summed over workers)

@@ -62,6 +62,7 @@ double normal_quantile(double p);
 // The results of one seed: games[c] is the game with the challenger at seat c (the champion in
 // the other three).
 struct SeedGames {
+  std::uint64_t seed = 0;  // the wall seed's index: duplicates with the same --seed pair by it
   std::array<GameStats, game::kNumSeats> games{};
 };
 

@@ -66,6 +66,12 @@ class LinearTestPolicy final : public BatchPolicy {
 // legal action has a positive probability.
 int sample_action(const float* probs, std::uint64_t legal, double inv_temperature, double u);
 
+// log of the probability with which sample_action draws `action` at the same temperature:
+// log(p_a^(1/T) / sum over legal b with p_b > 0 of p_b^(1/T)). At T = 1 it is log p_a. The actors
+// store it as the behaviour policy's log-probability, so PPO's ratio pi / pi_old is the importance
+// weight of the policy being trained against the tempered one that played.
+double sampled_log_prob(const float* probs, std::uint64_t legal, double inv_temperature, int action);
+
 // Writes the masked softmax of `logits` (46) over `legal` into probs (46); the legal mask must
 // not be empty.
 void masked_softmax(const float* logits, std::uint64_t legal, float* probs);

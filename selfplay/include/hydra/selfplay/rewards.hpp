@@ -36,10 +36,10 @@ class ScoreRewardModel final : public KyokuRewardModel {
 
 // Fills `traj`'s reward and done for one seat's stored decisions of a game. kyoku_of[i] is the
 // kyoku index of decision i (non-decreasing). An episode ends at the seat's last decision of each
-// kyoku and carries that kyoku's reward; a kyoku in which the seat never decided passes its reward
-// on to the seat's next episode (the last one after the final kyoku), so the stored rewards of a
-// game sum to the seat's total.
-void assign_episode_rewards(Rollout& traj, const std::vector<int>& kyoku_of,
-                            const std::vector<std::array<double, 4>>& rewards, std::size_t seat);
+// kyoku and carries that kyoku's reward. A kyoku in which the seat never decided (every move it
+// had was forced, or the kyoku ended first) earned its reward by no decision: the reward is
+// dropped, not carried into a neighbouring episode, and the count of such kyoku is returned.
+std::int64_t assign_episode_rewards(Rollout& traj, const std::vector<int>& kyoku_of,
+                                    const std::vector<std::array<double, 4>>& rewards, std::size_t seat);
 
 }  // namespace hydra::selfplay

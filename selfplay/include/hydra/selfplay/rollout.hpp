@@ -17,6 +17,7 @@
 
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
+#include "hydra/encoder/privileged.hpp"
 #include "hydra/game/action.hpp"
 #include "hydra/game/event.hpp"
 
@@ -41,6 +42,10 @@ struct Rollout {
                                          // the decision, from the full table (0 = not tenpai).
                                          // Labels of the tenpai (waits != 0) and danger heads.
   std::vector<std::int64_t> version;     // inference-snapshot version that chose the action
+  // size() * encoder::kPrivilegedSize binary16 bits of the privileged planes (privileged.hpp), or
+  // empty when the actors were not asked for them (selfplay::Actors with a privileged critic).
+  // Read by the learner's critic only, never by a policy.
+  std::vector<std::uint16_t> priv;
   // Where each decision comes from (diagnostics and tests; a Rollout built elsewhere may leave
   // these empty): the game index and the absolute seat.
   std::vector<std::int64_t> game;

@@ -53,7 +53,7 @@ void run_eval(EvalFlags f) {
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
                                                           static_cast<std::size_t>(f.threads));
   selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent,
-                               models ? torch_side::policy_loader(/*single_thread=*/true) : nullptr);
+                               models ? torch_side::policy_loader(f.threads) : nullptr);
   agents.set_external(f.external.options());
   if (selfplay::is_external_name(f.eval.challenger) || selfplay::is_external_name(f.eval.champion))
     log::info("eval: stderr of the external agents goes to {}/", f.external.log_dir);

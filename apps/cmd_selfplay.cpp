@@ -94,7 +94,7 @@ void run_selfplay(const SelfplayOptions& o) {
   for (const std::string& a : names) models |= selfplay::ModelAgents::is_checkpoint(a);
   if (models) torch_side::require();
   selfplay::ModelAgents factory(o.device, rules, o.agent,
-                                models ? torch_side::policy_loader(/*single_thread=*/true) : nullptr);
+                                models ? torch_side::policy_loader(o.threads) : nullptr);
   factory.set_external(o.external.options());
   for (const std::string& a : names) (void)factory.make(a);  // names checked, checkpoints loaded
 

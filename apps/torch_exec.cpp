@@ -49,7 +49,7 @@ void check(const CheckFlags&) { require(); }
 void bench_model(const BenchModelFlags&) { require(); }
 void bench_learner(const BenchLearnerFlags&) { require(); }
 void bench_selfplay(const BenchSelfplayFlags&) { require(); }
-selfplay::PolicyLoader policy_loader(bool) {
+selfplay::PolicyLoader policy_loader(int) {
   // Commands decide before they start (ModelAgents::is_checkpoint) and call require() first.
   return [](const std::string& path, const std::string&) -> std::shared_ptr<selfplay::BatchPolicy> {
     throw std::logic_error("checkpoint agent '" + path + "' in hydra without LibTorch: torch_side::require() was not called");

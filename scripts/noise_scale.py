@@ -6,7 +6,8 @@
 Reads the updates that measured it (`ppo.noise_batch` > 0: the metrics ppo/grad_signal, an
 unbiased estimate of |G|^2, and ppo/grad_noise, of tr(Sigma) per decision) from update U on, and
 prints B_noise = mean(grad_noise) / mean(grad_signal): the decisions per update at which a
-policy-gradient estimate is half signal, half noise. The 95% interval is a bootstrap over updates
+policy-gradient estimate is half signal, half noise (chunks of whole games, so the four zero-sum
+seats of a game never sit in different chunks). The 95% interval is a bootstrap over updates
 (2,000 resamples, fixed seed: the same file gives the same numbers). Also prints the share of
 signal in the squared gradient of the run's own updates, 1 / (1 + B_noise / B), and the run's
 decisions in units of B_noise (how many signal-dominated steps the samples could have paid for).
@@ -32,7 +33,7 @@ def main():
         del args[i:i + 2]
     if len(args) != 1:
         sys.exit(__doc__)
-    rows, samples, total = [], [], 0
+    rows, halves, cosines, samples, total = [], [], [], [], 0
     with open(args[0]) as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
@@ -45,6 +46,9 @@ def main():
             if "ppo/grad_noise" not in rec or rec.get("step", 0) < first:
                 continue
             rows.append((rec["ppo/grad_signal"], rec["ppo/grad_noise"]))
+            if "ppo/grad_signal_halves" in rec:
+                halves.append((rec["ppo/grad_signal_halves"], rec["ppo/grad_noise"]))
+                cosines.append(rec["ppo/grad_cos_halves"])
             samples.append(rec.get("ppo/samples", 0))
     if len(rows) < 2:
         sys.exit(f"{args[0]}: {len(rows)} updates measured the noise scale: run with --set ppo.noise_batch=256")
@@ -58,6 +62,13 @@ def main():
     print(f"B_noise = {b_noise:,.0f} decisions (95% bootstrap interval [{lo:,.0f}, {hi:,.0f}])")
     print(f"signal share of one update's squared gradient: {1 / (1 + b_noise / per_update):.3f}")
     print(f"the run's {total:,.0f} learner decisions = {total / b_noise:.1f} x B_noise")
+    if len(halves) >= 2:
+        # Cross-check: |G|^2 as the dot product of two halves of different games.
+        b_halves = ratio(halves)
+        boot = sorted(ratio([rng.choice(halves) for _ in halves]) for _ in range(2000))
+        print(f"cross-check, |G|^2 from two halves of different games: B_noise = {b_halves:,.0f} "
+              f"[{boot[50]:,.0f}, {boot[1949]:,.0f}]; mean cosine of the halves' gradients "
+              f"{sum(cosines) / len(cosines):+.4f}")
 
 
 if __name__ == "__main__":

@@ -135,10 +135,8 @@ void runtime_info(nlohmann::ordered_json& j) {
   j["torch_cpu_threads"] = rt.intraop_threads;
 }
 
-selfplay::PolicyLoader policy_loader(bool single_thread) {
-  // Games run in parallel, each model decision is one small forward pass: torch's own intra-op
-  // threads would only compete with the game threads.
-  if (single_thread) at::set_num_threads(1);
+selfplay::PolicyLoader policy_loader(int torch_threads) {
+  if (torch_threads > 0) at::set_num_threads(torch_threads);
   return selfplay::checkpoint_policy;
 }
 

@@ -3,6 +3,7 @@
 #include "hydra/encoder/privileged.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "hydra/game/wall.hpp"
 
@@ -38,10 +39,17 @@ void privileged_planes(const game::Table& table, game::Seat seat, const SuitPerm
   const int end = game::Wall::kDeadBegin - kans;    // one past the last drawable tile
   // Absent calls the live draws go round the table from the seat after the one whose turn it is.
   const int first = (table.turn().index() + 1 - seat.index() + 4) % 4;  // relative seat of the next draw
+  std::array<bool, 4> won{};  // per relative seat: its first winning draw is marked
   for (int i = next; i < end; ++i) {
     const int k = i - next;
-    const int at = tile_index(perm, tiles[static_cast<std::size_t>(i)].type());
+    const game::TileType type = tiles[static_cast<std::size_t>(i)].type();
+    const int at = tile_index(perm, type);
     const int r = (first + k) % 4;
+    const int own_draw = k / 4;  // the seat's 0-based draw number
+    if (own_draw < kSoonDrawsPerSeat && !won[static_cast<std::size_t>(r)] && table.view(seat.next(r)).waits().contains(type)) {
+      plane(out, priv::kWinningDraw + r)[at] = static_cast<float>(kSoonDrawsPerSeat - own_draw) / kSoonDrawsPerSeat;
+      won[static_cast<std::size_t>(r)] = true;
+    }
     if (k < 4) plane(out, priv::kNextDraw + r)[at] = 1.0f;
     if (k < 4 * kSoonDrawsPerSeat) plane(out, priv::kSoonDraws + r)[at] += 0.25f;
     float* live = plane(out, priv::kLiveWall);

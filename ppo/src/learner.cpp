@@ -236,8 +236,6 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   } unfreeze{frozen};
 
   if (ppo.noise_batch > 0 && !settings.value_only) measure_gradient_noise(data, rollout.game, autocast, stats);
-  auto sum_critic = torch::zeros({}, torch::TensorOptions().device(device_));
-  std::int64_t critic_steps = 0;
 
   // Minibatches of equal size (within one): every sample is used each epoch, and no tiny
   // remainder batch gets a degenerate advantage normalisation.
@@ -291,20 +289,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       sum_grad += clip_gradients(params, ppo.grad_clip).to(device_);
       optimizer_->step();
       ++steps;
-      if (has_critic()) {  // the critic learns the same returns on the same minibatch
-        torch::Tensor v;
-        {
-          model::AutocastGuard guard(device_.type(), autocast);
-          v = critic_->forward(b.obs, b.priv, b.context);
-        }
-        const auto critic_loss = (v.to(torch::kFloat).squeeze(1) - b.returns).pow(2).mean();
-        critic_optimizer_->zero_grad();
-        critic_loss.backward();
-        clip_gradients(critic_->parameters(), ppo.grad_clip);
-        critic_optimizer_->step();
-        sum_critic += critic_loss.detach();
-        ++critic_steps;
-      }
+
       sum_policy += terms.policy.detach();
       sum_value += terms.value.detach();
       sum_entropy += terms.entropy.detach();
@@ -330,7 +315,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     stats.grad_norm = mean(sum_grad);
     stats.entropy_target = mean(sum_target);
   }
-  if (critic_steps > 0) stats.critic_loss = sum_critic.item<double>() / static_cast<double>(critic_steps);
+  if (has_critic()) stats.critic_loss = train_critic(data, autocast);
   ++updates_;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
@@ -416,6 +401,39 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
   stats.grad_cos_halves = norms > 0 ? sums[2].item<double>() / norms : 0.0;
   stats.noise_chunks = chunks;
   stats.noise_measured = true;
+}
+
+// ppo.critic_epochs passes of shuffled minibatches (its own data-order stream) of the MSE to the
+// returns the policy's update used. Returns the mean loss.
+double Learner::train_critic(const RolloutTensors& data, bool autocast) {
+  const std::int64_t n = data.size();
+  const std::int64_t batches = std::max<std::int64_t>(1, n / cfg_.ppo.minibatch);
+  auto sum = torch::zeros({}, torch::TensorOptions().device(device_));
+  std::int64_t steps = 0;
+  for (std::int64_t epoch = 0; epoch < cfg_.ppo.critic_epochs; ++epoch) {
+    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    game::Xoshiro256ss rng(game::stream_key(master_, game::labels::critic_order,
+                                            {static_cast<std::uint64_t>(updates_), static_cast<std::uint64_t>(epoch)}));
+    game::shuffle(std::span<std::int64_t>(order), rng);
+    const auto order_t = torch::from_blob(order.data(), {n}, torch::kLong).to(device_);
+    for (std::int64_t k = 0; k < batches; ++k) {
+      const auto b = data.select(order_t.slice(0, k * n / batches, (k + 1) * n / batches));
+      torch::Tensor v;
+      {
+        model::AutocastGuard guard(device_.type(), autocast);
+        v = critic_->forward(b.obs, b.priv, b.context);
+      }
+      const auto loss = (v.to(torch::kFloat).squeeze(1) - b.returns).pow(2).mean();
+      critic_optimizer_->zero_grad();
+      loss.backward();
+      clip_gradients(critic_->parameters(), cfg_.ppo.grad_clip);
+      critic_optimizer_->step();
+      sum += loss.detach();
+      ++steps;
+    }
+  }
+  return steps > 0 ? sum.item<double>() / static_cast<double>(steps) : 0.0;
 }
 
 torch::Tensor Learner::critic_forward(const RolloutTensors& data, bool autocast) {

@@ -38,7 +38,7 @@ float sum_plane(const std::array<float, kPrivilegedSize>& p, int channel) {
 
 TEST(PrivilegedPlanes, MatchTheTableAndTheDrawsThatFollow) {
   const game::TableRules& rules = game::table_rules("tenhou");
-  std::int64_t decisions = 0, draws_checked = 0;
+  std::int64_t decisions = 0, draws_checked = 0, winning = 0;
   for (std::uint64_t g = 0; g < 6; ++g) {
     std::array<game::RandomAgent, 4> agents;
     const game::GameKey key = game::game_key(game::MasterSeed{77}, g);
@@ -95,6 +95,20 @@ TEST(PrivilegedPlanes, MatchTheTableAndTheDrawsThatFollow) {
         EXPECT_EQ(sum_plane(p, priv::kRinshan), static_cast<float>(game::Wall::kMaxKans - wall.kans()));
         EXPECT_EQ(sum_plane(p, priv::kUra), static_cast<float>(wall.indicators_revealed()));
         EXPECT_EQ(sum_plane(p, priv::kHiddenDora), static_cast<float>(game::Wall::kMaxIndicators - wall.indicators_revealed()));
+        // A seat's winning draw: at most one tile, a tile it waits on, valued by how soon.
+        for (int r = 0; r < 4; ++r) {
+          int n = 0;
+          for (int t = 0; t < kTiles; ++t) {
+            const float x = p[static_cast<std::size_t>((priv::kWinningDraw + r) * kTiles + t)];
+            if (x <= 0) continue;
+            ++n;
+            const game::TileType type = perm.inverse()(game::TileType(t));
+            EXPECT_TRUE(table.view(d.seat.next(r)).waits().contains(type)) << "seat " << r << " tile " << t;
+            EXPECT_GT(p[static_cast<std::size_t>((priv::kSoonDraws + r) * kTiles + t)], 0.0f);
+          }
+          EXPECT_LE(n, 1);
+          winning += n;
+        }
         // The next four live draws: one tile on each of four seats' planes (fewer near the end).
         int marked = 0;
         for (int r = 0; r < 4; ++r)
@@ -119,6 +133,7 @@ TEST(PrivilegedPlanes, MatchTheTableAndTheDrawsThatFollow) {
   }
   EXPECT_GT(decisions, 1000);
   EXPECT_GT(draws_checked, 500);
+  EXPECT_GT(winning, 0);
 }
 
 }  // namespace

@@ -177,7 +177,8 @@ struct PpoConfig {
   std::string critic = "value_head";
   int critic_blocks = 2;        // SE-ResBlocks of the privileged critic
   int critic_channels = 64;     // its channels (a multiple of 32)
-  double critic_lr = 3e-4;      // its AdamW learning rate (constant)
+  double critic_lr = 1e-3;      // its AdamW learning rate (constant)
+  int critic_epochs = 2;        // its passes over each rollout (the policy's are ppo.epochs)
 
   template <class V>
   void visit(V& v) {
@@ -218,6 +219,7 @@ struct PpoConfig {
     v("critic_blocks", critic_blocks, "SE-ResBlocks of the privileged critic", Range{0, 64});
     v("critic_channels", critic_channels, "channels of the privileged critic (multiple of 32)", Range{32, 1024});
     v("critic_lr", critic_lr, "learning rate of the privileged critic", Range{0.0, 10.0});
+    v("critic_epochs", critic_epochs, "passes of the privileged critic over each rollout", Range{1, 100});
   }
 };
 

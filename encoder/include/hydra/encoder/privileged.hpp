@@ -31,9 +31,12 @@ inline constexpr int kLiveWall = 26;   // 4: the rest of the live wall, count >=
 inline constexpr int kUra = 30;        // 1: ura-dora indicators under the revealed indicators (count)
 inline constexpr int kRinshan = 31;    // 1: rinshan tiles not yet drawn (count)
 inline constexpr int kHiddenDora = 32; // 1: dora indicators not yet revealed (count)
+// 4: seat r (0 self .. 3 kamicha), when tenpai: the first of its next 6 live draws (absent calls)
+// that completes its hand, at that tile, valued (6 - k) / 6 for its k-th draw (k = 0 next).
+inline constexpr int kWinningDraw = 33;
 }  // namespace priv
 
-inline constexpr int kPrivilegedChannels = 33;
+inline constexpr int kPrivilegedChannels = 37;
 inline constexpr int kPrivilegedSize = kPrivilegedChannels * kTiles;
 // The draws counted by priv::kSoonDraws, per seat.
 inline constexpr int kSoonDrawsPerSeat = 6;

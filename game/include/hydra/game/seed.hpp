@@ -63,8 +63,10 @@ inline constexpr std::string_view augmentation = "augmentation";
 inline constexpr std::string_view exploration = "exploration";
 inline constexpr std::string_view opponent_pool = "opponent-pool";
 inline constexpr std::string_view critic_init = "critic-init";
-inline constexpr std::array<std::string_view, 8> all = {game,        wall,          network_init, data_order,
-                                                        augmentation, exploration, opponent_pool, critic_init};
+inline constexpr std::string_view critic_order = "critic-order";
+inline constexpr std::array<std::string_view, 9> all = {game,          wall,        network_init,
+                                                        data_order,    augmentation, exploration,
+                                                        opponent_pool, critic_init, critic_order};
 }  // namespace labels
 
 GameKey game_key(MasterSeed master, std::uint64_t game_index);

@@ -138,6 +138,8 @@ class Learner {
   // running return std (observed first when `observe`), then GAE. Fills the reward and
   // advantage monitoring fields of `stats` when given.
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
+  // ppo.critic_epochs passes of the critic over `data` toward its returns; the mean MSE.
+  double train_critic(const RolloutTensors& data, bool autocast);
   // V of the critic on the device rows of `data` in batches of ppo.minibatch (no autograd).
   torch::Tensor critic_forward(const RolloutTensors& data, bool autocast);
   // Fills grad_signal and grad_noise of `stats`: the policy-gradient term of the loss at the

@@ -5,10 +5,9 @@
 #   2. BC on them: `hydra pretrain --config configs/pretrain.json` (--bc-steps);
 #   3. the GRP rank predictor on the same logs (`hydra grp --config configs/grp.json`), whose
 #      per-kyoku change of expected placement points is PPO's reward (selfplay.grp);
-#   4. PPO from that BC checkpoint (ppo.init; the value warm-up, the KL anchor to it and the
-#      entropy target are on by default) at the spec's learning rate 1e-4 (the quickstart's 3e-4
-#      is for runs from scratch), the spec's opponent mix with the BC checkpoint as the frozen
-#      baseline, for --minutes;
+#   4. PPO from that BC checkpoint for --minutes: `hydra train --config configs/finetune.json
+#      --set ppo.init=BC --set selfplay.grp=GRP`, exactly what a user runs (the value warm-up, the
+#      KL anchor to the start and the entropy target are on by default from a checkpoint);
 #   5. 1v3 duplicate, --seeds wall seeds each, in both modes (argmax, hydra eval's default, and
 #      --sample): PPO vs its BC start, PPO vs bot:greedy and BC vs bot:greedy with PPO - BC paired
 #      by wall seed (scripts/paired_eval.py), and bot:random vs bot:greedy (no learning at all);
@@ -60,11 +59,8 @@ grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
 tail -n 2 "$out/grp.log"
 
 say "4/6 PPO from $bc for at most $minutes minutes -> $out/ppo"
-"$hydra" train --config configs/quickstart.json --run-dir "$out/ppo" --device cpu \
-  --set ppo.init="$bc" --set selfplay.baseline="$bc" --set selfplay.grp="$grp" --set ppo.lr=1e-4 --set ppo.lr_floor=1e-5 \
-  --set selfplay.opp_self=0.5 \
-  --set selfplay.opp_pool=0.3 --set selfplay.opp_baseline=0.2 --set train.checkpoint_every=10 \
-  --max-updates 100000 --max-minutes "$minutes" "$@" > "$out/ppo.log" 2>&1
+"$hydra" train --config configs/finetune.json --run-dir "$out/ppo" --device cpu \
+  --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "$@" > "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
 

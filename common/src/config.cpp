@@ -28,6 +28,9 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (config.model.channels % 32 != 0)
     throw Error(in({"model.channels"}) + "model.channels: " + std::to_string(config.model.channels) +
                 " must be a multiple of 32 (GroupNorm(32))");
+  if (config.ppo.value_lambda < 0 && config.ppo.value_lambda != -1.0)
+    throw Error(in({"ppo.value_lambda"}) + "ppo.value_lambda: " + std::to_string(config.ppo.value_lambda) +
+                ": expected -1 (ppo.lambda) or a lambda in [0, 1]");
   if (config.ppo.critic_channels % 32 != 0)
     throw Error(in({"ppo.critic_channels"}) + "ppo.critic_channels: " + std::to_string(config.ppo.critic_channels) +
                 " must be a multiple of 32 (GroupNorm(32))");

@@ -171,6 +171,13 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
   }
   std::vector<float> advantage(un), returns(un);
   compute_gae(reward, baseline, rollout.done, ppo.gamma, ppo.lambda, advantage, returns);
+  // Value targets: the lambda-returns of the advantages, or those of ppo.value_lambda (1: Monte
+  // Carlo returns, which do not lean on the value being learned).
+  const double value_lambda = ppo.value_lambda < 0 ? ppo.lambda : ppo.value_lambda;
+  if (value_lambda != ppo.lambda) {
+    std::vector<float> unused(un);
+    compute_gae(reward, baseline, rollout.done, ppo.gamma, value_lambda, unused, returns);
+  }
   stats.explained_variance = explained_variance(baseline, returns);
   {
     std::vector<float> mc_adv(un), mc_returns(un);

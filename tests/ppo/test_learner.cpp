@@ -410,3 +410,67 @@ TEST(Learner, GradientNoiseScaleMatchesAHandSolvedCase) {
 }
 
 }  // namespace
+
+// ppo.value_lambda 1: the value targets are the Monte Carlo returns whatever ppo.lambda the
+// advantages use, so the explained variance against the targets is the Monte Carlo one.
+TEST(Learner, ValueLambdaOneTrainsTheValueOnMonteCarloReturns) {
+  auto cfg = small_config();
+  cfg.ppo.lambda = 0.0;
+  cfg.ppo.reward_norm = false;
+  Learner same(cfg, torch::kCPU, MasterSeed{3});
+  const auto r = plain_rollout(same, 64, 5);
+  const UpdateStats a = same.update(r);
+  EXPECT_GT(std::abs(a.explained_variance - a.explained_variance_mc), 1e-3) << "lambda-0 targets are not Monte Carlo";
+  cfg.ppo.value_lambda = 1.0;
+  Learner mc(cfg, torch::kCPU, MasterSeed{3});
+  const UpdateStats b = mc.update(r);
+  EXPECT_DOUBLE_EQ(b.explained_variance, b.explained_variance_mc);
+  EXPECT_DOUBLE_EQ(b.adv_mean, a.adv_mean) << "the advantages still use ppo.lambda";
+}
+
+// With the privileged critic, a checkpoint holds the critic and its optimizer: the next update
+// after a restore is identical, critic included.
+TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
+  auto cfg = small_config();
+  cfg.ppo.critic = "privileged";
+  cfg.ppo.critic_blocks = 1;
+  cfg.ppo.critic_channels = 32;
+  const auto with_priv = [](Rollout r, std::uint64_t seed) {
+    auto gen = at::detail::createCPUGenerator(seed);
+    const auto planes = (torch::rand({static_cast<std::int64_t>(r.size()), hydra::encoder::kPrivilegedSize}, gen) < 0.1)
+                            .to(torch::kHalf)
+                            .contiguous();
+    r.priv.resize(r.size() * hydra::encoder::kPrivilegedSize);
+    std::memcpy(r.priv.data(), planes.data_ptr(), r.priv.size() * sizeof(std::uint16_t));
+    return r;
+  };
+  const fs::path file = fs::temp_directory_path() / ("hydra-ppo-critic-" + std::to_string(::getpid()) + ".ckpt");
+  Learner a(cfg, torch::kCPU, MasterSeed{9});
+  ASSERT_TRUE(a.has_critic());
+  a.update(with_priv(plain_rollout(a, 64, 21), 1));
+  hydra::model::CheckpointData data;
+  a.save_state(data);
+  hydra::model::save_checkpoint(file, data, a.net(), &a.optimizer());
+  const auto r2 = with_priv(plain_rollout(a, 64, 22), 2);
+  const auto next_a = a.update(r2);
+
+  Learner b(cfg, torch::kCPU, MasterSeed{9});
+  hydra::model::LoadOptions options;
+  options.restore_rng = false;
+  b.restore_state(hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options));
+  const auto next_b = b.update(r2);
+  expect_same(next_a, next_b);
+  EXPECT_EQ(next_a.critic_loss, next_b.critic_loss);
+  EXPECT_TRUE(torch::equal(a.critic_values(r2), b.critic_values(r2)));
+  // A run that turned the critic off resumes without it; one that turned it on cannot resume a
+  // checkpoint without a critic; a rollout without the planes is refused.
+  auto plain = small_config();
+  Learner c(plain, torch::kCPU, MasterSeed{9});
+  EXPECT_NO_THROW(c.restore_state(hydra::model::load_checkpoint(file, nullptr, nullptr, options)));
+  hydra::model::CheckpointData no_critic;
+  c.save_state(no_critic);
+  EXPECT_THROW(b.restore_state(no_critic), hydra::Error);
+  EXPECT_THROW(b.update(plain_rollout(b, 64, 23)), hydra::Error);
+  fs::remove(file);
+  fs::remove(file.string() + ".sha256");
+}

@@ -179,6 +179,9 @@ struct PpoConfig {
   int critic_channels = 64;     // its channels (a multiple of 32)
   double critic_lr = 1e-3;      // its AdamW learning rate (constant)
   int critic_epochs = 2;        // its passes over each rollout (the policy's are ppo.epochs)
+  // GAE lambda of the value (and critic) targets; -1 = ppo.lambda. 1 = Monte Carlo returns: with a
+  // small ppo.lambda the advantages lean on V, and V then learns the true return, not its own echo.
+  double value_lambda = -1.0;
 
   template <class V>
   void visit(V& v) {
@@ -220,6 +223,8 @@ struct PpoConfig {
     v("critic_channels", critic_channels, "channels of the privileged critic (multiple of 32)", Range{32, 1024});
     v("critic_lr", critic_lr, "learning rate of the privileged critic", Range{0.0, 10.0});
     v("critic_epochs", critic_epochs, "passes of the privileged critic over each rollout", Range{1, 100});
+    v("value_lambda", value_lambda, "GAE lambda of the value targets (-1: ppo.lambda; 1: Monte Carlo returns)",
+      Range{-1.0, 1.0});
   }
 };
 

@@ -39,6 +39,8 @@ void privileged_planes(const game::Table& table, game::Seat seat, const SuitPerm
   const int end = game::Wall::kDeadBegin - kans;    // one past the last drawable tile
   // Absent calls the live draws go round the table from the seat after the one whose turn it is.
   const int first = (table.turn().index() + 1 - seat.index() + 4) % 4;  // relative seat of the next draw
+  std::array<game::TileMask, 4> waits{};  // per relative seat
+  for (int r = 0; r < 4; ++r) waits[static_cast<std::size_t>(r)] = table.view(seat.next(r)).waits();
   std::array<bool, 4> won{};  // per relative seat: its first winning draw is marked
   for (int i = next; i < end; ++i) {
     const int k = i - next;
@@ -46,7 +48,7 @@ void privileged_planes(const game::Table& table, game::Seat seat, const SuitPerm
     const int at = tile_index(perm, type);
     const int r = (first + k) % 4;
     const int own_draw = k / 4;  // the seat's 0-based draw number
-    if (own_draw < kSoonDrawsPerSeat && !won[static_cast<std::size_t>(r)] && table.view(seat.next(r)).waits().contains(type)) {
+    if (own_draw < kSoonDrawsPerSeat && !won[static_cast<std::size_t>(r)] && waits[static_cast<std::size_t>(r)].contains(type)) {
       plane(out, priv::kWinningDraw + r)[at] = static_cast<float>(kSoonDrawsPerSeat - own_draw) / kSoonDrawsPerSeat;
       won[static_cast<std::size_t>(r)] = true;
     }

@@ -15,6 +15,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/seed.hpp"
 
@@ -86,7 +87,7 @@ struct WidenedInput {
   std::int64_t added;
 };
 constexpr std::array kWidenedInputs{
-    WidenedInput{"value.fc1.weight", 16},  // the value head sees the 16-value score context
+    WidenedInput{"value.fc1.weight", encoder::kContextSize},  // the value head sees the score context
 };
 
 // Copies a saved state into the live tensors by name (keeping their identity, device and

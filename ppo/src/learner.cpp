@@ -7,6 +7,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hydra/common/error.hpp"
@@ -70,6 +71,19 @@ torch::Tensor clip_gradients(const std::vector<torch::Tensor>& params, double ma
       if (p.grad().defined()) p.grad().detach().mul_(coef.to(p.grad().scalar_type()));
   }
   return total;
+}
+
+// A Fisher-Yates permutation of 0..n-1 from xoshiro256** keyed by stream_key(master, label,
+// {update, epoch}), as an int64 tensor on `device`: the visiting order of one epoch.
+torch::Tensor epoch_order(game::MasterSeed master, std::string_view label, std::int64_t update, std::int64_t epoch,
+                          std::int64_t n, const torch::Device& device) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  game::Xoshiro256ss rng(
+      game::stream_key(master, label, {static_cast<std::uint64_t>(update), static_cast<std::uint64_t>(epoch)}));
+  game::shuffle(std::span<std::int64_t>(order), rng);
+  // clone(): from_blob does not own `order`, and to() onto the CPU would not copy it.
+  return torch::from_blob(order.data(), {n}, torch::kLong).clone().to(device);
 }
 
 double linear(double start, double end, std::int64_t u, std::int64_t total) {
@@ -165,7 +179,6 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
     if (!host.priv.defined())
       throw Error("ppo.critic = privileged, but the rollout carries no privileged planes (the actors must be "
                   "configured with the same ppo.critic)");
-    host.priv = host.priv.to(device_);
     const auto v = critic_forward(host, model::autocast_enabled(cfg_.model, device_.type())).cpu().contiguous();
     baseline.assign(v.data_ptr<float>(), v.data_ptr<float>() + n);
   }
@@ -211,7 +224,6 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   stats.update = updates_;
   const auto data = prepare(rollout, /*observe=*/true, stats);
   const std::int64_t n = stats.samples;
-  const auto un = static_cast<std::size_t>(n);
 
   stats.lr = schedule_.lr(updates_);
   model::set_lr(*optimizer_, stats.lr);
@@ -256,12 +268,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   std::int64_t steps = 0;
   bool stop = false;
   for (std::int64_t epoch = 0; epoch < planned && !stop; ++epoch) {
-    std::vector<std::int64_t> order(un);
-    std::iota(order.begin(), order.end(), std::int64_t{0});
-    game::Xoshiro256ss rng(game::stream_key(master_, game::labels::data_order,
-                                            {static_cast<std::uint64_t>(updates_), static_cast<std::uint64_t>(epoch)}));
-    game::shuffle(std::span<std::int64_t>(order), rng);
-    const auto order_t = torch::from_blob(order.data(), {n}, torch::kLong).to(device_);
+    const auto order_t = epoch_order(master_, game::labels::data_order, updates_, epoch, n, device_);
     for (std::int64_t k = 0; k < batches; ++k) {
       const auto idx = order_t.slice(0, k * n / batches, (k + 1) * n / batches);
       const auto b = data.select(idx);
@@ -296,7 +303,6 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       sum_grad += clip_gradients(params, ppo.grad_clip).to(device_);
       optimizer_->step();
       ++steps;
-
       sum_policy += terms.policy.detach();
       sum_value += terms.value.detach();
       sum_entropy += terms.entropy.detach();
@@ -418,12 +424,7 @@ double Learner::train_critic(const RolloutTensors& data, bool autocast) {
   auto sum = torch::zeros({}, torch::TensorOptions().device(device_));
   std::int64_t steps = 0;
   for (std::int64_t epoch = 0; epoch < cfg_.ppo.critic_epochs; ++epoch) {
-    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), std::int64_t{0});
-    game::Xoshiro256ss rng(game::stream_key(master_, game::labels::critic_order,
-                                            {static_cast<std::uint64_t>(updates_), static_cast<std::uint64_t>(epoch)}));
-    game::shuffle(std::span<std::int64_t>(order), rng);
-    const auto order_t = torch::from_blob(order.data(), {n}, torch::kLong).to(device_);
+    const auto order_t = epoch_order(master_, game::labels::critic_order, updates_, epoch, n, device_);
     for (std::int64_t k = 0; k < batches; ++k) {
       const auto b = data.select(order_t.slice(0, k * n / batches, (k + 1) * n / batches));
       torch::Tensor v;

@@ -1,5 +1,6 @@
 #include "hydra/ppo/health.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
@@ -14,6 +15,7 @@ constexpr double kKlLow = 1e-4;
 constexpr double kEntropyLow = 0.1;
 constexpr double kEntropyRise = 0.2;
 constexpr double kRankPar = 2.6;
+constexpr double kRankMargin = 0.1;  // above the run's first window: worse than the start
 constexpr double kRankMinSeats = 20;
 
 std::string num(double v) {
@@ -90,13 +92,18 @@ std::vector<std::string> TrainingHealth::observe(std::int64_t step, const metric
     }
     const double rank = sum / n;
     const bool full = rank_window_.size() == static_cast<std::size_t>(window_) && n >= kRankMinSeats;
+    // A start weaker than its baseline (a clone of a stronger bot) is judged against itself: the
+    // first full window's mean, plus the same margin par has.
+    if (full && !rank_start_) rank_start_ = rank;
+    const double limit = rank_start_ ? std::max(kRankPar, *rank_start_ + kRankMargin) : kRankPar;
     // The window already spans many updates: its mean alone is the verdict.
-    if (full && rank <= kRankPar) rank_ = Streak{};
-    if (full && rank > kRankPar && !rank_.warned) {
+    if (full && rank <= limit) rank_ = Streak{};
+    if (full && rank > limit && !rank_.warned) {
       rank_.warned = true;
       out.push_back("rank/vs_baseline has averaged " + num(rank) + " over the last " + std::to_string(window_) +
-                    " updates with baseline games (" + num(n) + " games, 2.5 is par; update " + std::to_string(step) +
-                    "): the learner loses to its own baseline; lower ppo.lr, raise ppo.kl_anchor_start and "
+                    " updates with baseline games (" + num(n) + " games; 2.5 is par, the run's first window " +
+                    num(*rank_start_) + "; update " + std::to_string(step) +
+                    "): the learner got worse against its baseline; lower ppo.lr, raise ppo.kl_anchor_start and "
                     "ppo.kl_anchor_end, or raise ppo.rollout_samples");
     }
   }

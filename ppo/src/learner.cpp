@@ -376,7 +376,8 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
     const std::int64_t lo = cuts[static_cast<std::size_t>(k)], hi = cuts[static_cast<std::size_t>(k + 1)];
     const auto idx = torch::arange(lo, hi, torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
-    const auto logits = forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat);
+    const auto logits = tempered(forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat),
+                                 cfg_.selfplay.temperature);
     const auto logp = model::masked_log_softmax(logits, b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1);
     const auto loss = -(adv.slice(0, lo, hi) * logp).mean();
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
@@ -478,7 +479,7 @@ torch::Tensor Learner::log_probs(const selfplay::Rollout& rollout) {
                                    torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
     const auto out = forward(*net_, b, device_.type(), autocast);
-    parts.push_back(model::masked_log_softmax(out.policy, b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1));
+    parts.push_back(model::masked_log_softmax(tempered(out.policy, cfg_.selfplay.temperature), b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1));
   }
   if (parts.empty()) return torch::zeros({0});
   return torch::cat(parts).cpu();

@@ -11,6 +11,10 @@ torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip) 
   return ((advantage - mean) / (sd + 1e-8)).clamp(-clip, clip);
 }
 
+torch::Tensor tempered(const torch::Tensor& logits, double temperature) {
+  return temperature == 1.0 ? logits : logits / temperature;
+}
+
 torch::Tensor masked_entropy(const torch::Tensor& logits, const torch::Tensor& legal) {
   const auto logp = model::masked_log_softmax(logits, legal);
   // where() rather than p * logp: an illegal p is exactly 0 but its logp is about -1e9, and the
@@ -58,12 +62,15 @@ LossSettings LossSettings::from_config(const config::Config& cfg) {
   s.w_danger = cfg.model.w_danger * cfg.ppo.aux_coef;
   s.focal_alpha = cfg.model.focal_alpha;
   s.focal_gamma = cfg.model.focal_gamma;
+  s.temperature = cfg.selfplay.temperature;
   return s;
 }
 
 LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
-  const auto& logits = in.out.policy;
-  HYDRA_CHECK(logits.defined() && in.out.value.defined(), "ppo_loss: missing policy or value output");
+  HYDRA_CHECK(in.out.policy.defined() && in.out.value.defined(), "ppo_loss: missing policy or value output");
+  const auto logits = tempered(in.out.policy, settings.temperature);
+  const auto anchor_logits = in.anchor_logits.defined() ? tempered(in.anchor_logits, settings.temperature)
+                                                        : torch::Tensor();
   LossTerms t;
   const auto logp_all = model::masked_log_softmax(logits, in.legal);
   const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
@@ -78,16 +85,16 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   t.entropy = masked_entropy(logits, in.legal).mean();
   if (settings.entropy_target > 0) {
     t.entropy_target = torch::full({}, settings.entropy_target, t.entropy.options());
-  } else if (settings.entropy_target < 0 && in.anchor_logits.defined()) {
+  } else if (settings.entropy_target < 0 && anchor_logits.defined()) {
     torch::NoGradGuard no_grad;
-    t.entropy_target = masked_entropy(in.anchor_logits, in.legal).mean();
+    t.entropy_target = masked_entropy(anchor_logits, in.legal).mean();
   }
   // Above the target min() passes no gradient: the bonus only resists a collapse, it never
   // pushes a policy that is already as random as the target back toward uniform.
   const auto bonus = t.entropy_target.defined() ? torch::min(t.entropy, t.entropy_target) : t.entropy;
   t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * bonus;
-  if (in.anchor_logits.defined()) {
-    t.kl_anchor = masked_kl(logits, in.anchor_logits, in.legal).mean();
+  if (anchor_logits.defined()) {
+    t.kl_anchor = masked_kl(logits, anchor_logits, in.legal).mean();
     t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
   }
   // The auxiliary heads through the model's own loss definitions, with PPO's weights.

@@ -94,4 +94,20 @@ TEST(TrainingHealth, LosingToTheBaselineWarnsOnTheWindowMean) {
   EXPECT_TRUE(feed(few, step, with(with(s, "rank/vs_baseline", 4.0), "rank/vs_baseline_games", 1), 8).empty());
 }
 
+// A start that is weaker than its baseline (BC of bot:greedy, judged against bot:greedy) is not
+// "losing" by being where it began: it warns only when it falls 0.1 below its first window.
+TEST(TrainingHealth, AStartWeakerThanItsBaselineIsJudgedAgainstItself) {
+  TrainingHealth h(4);
+  std::int64_t step = 0;
+  auto s = healthy();
+  s.emplace_back("rank/vs_baseline", 2.9);
+  s.emplace_back("rank/vs_baseline_games", 6);
+  EXPECT_TRUE(feed(h, step, s, 20).empty());
+  // Window mean 2.975: within 0.1 of the start.
+  EXPECT_TRUE(feed(h, step, with(s, "rank/vs_baseline", 3.2), 1).empty());
+  const auto w = feed(h, step, with(s, "rank/vs_baseline", 3.2), 1);  // 3.05
+  ASSERT_EQ(w.size(), 1U);
+  EXPECT_TRUE(mentions(w[0], "rank/vs_baseline", "first window 2.9;")) << w[0];
+}
+
 }  // namespace

@@ -9,7 +9,8 @@
 //   ppo/approx_kl             > 0.05, or < 1e-4 (the policy does not move)    lr too high / too low
 //   loss/entropy              < 0.1 nats, or 0.2 nats above its first value   collapse / drift to uniform
 //   ppo/explained_variance    < 0                                             value head off scale
-//   rank/vs_baseline          mean over the window > 2.6 (>= 20 seat-games)   the learner got worse
+//   rank/vs_baseline          mean over the window > 2.6 and > the first      the learner got worse
+//                             full window + 0.1 (>= 20 seat-games)
 //
 // Updates of the value warm-up (ppo/value_warmup = 1) are not judged on the policy and value
 // metrics: the policy does not move in them by design. A warning is given once per unhealthy
@@ -46,6 +47,7 @@ class TrainingHealth {
   int window_;
   std::optional<double> first_entropy_;
   Streak clip_, kl_high_, kl_low_, entropy_low_, entropy_high_, ev_, rank_;
+  std::optional<double> rank_start_;  // the first full window's mean rank
   std::deque<std::array<double, 2>> rank_window_;  // (rank sum, seat-games) of recent updates
 };
 

@@ -96,7 +96,8 @@ class Learner {
   // from the data_order stream (update index, epoch), AdamW steps with gradient clipping).
   UpdateStats update(const selfplay::Rollout& rollout);
 
-  // log pi(action) of every decision under the current network, evaluated as the learner sees
+  // log pi_T(action) of every decision under the current network at T = selfplay.temperature (the
+  // policy the actors sample), evaluated as the learner sees
   // the rollout (half observations as float, autocast as in training), in batches of
   // ppo.minibatch. For checks that actors and learner agree (first-epoch ratio 1).
   torch::Tensor log_probs(const selfplay::Rollout& rollout);

@@ -17,6 +17,10 @@ namespace hydra::ppo {
 // [-clip, clip]. A batch of one (std 0) gives 0.
 torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip);
 
+// The logits of the policy played at temperature T: logits / T (the same tensor at T = 1), whose
+// masked softmax is p^(1/T) renormalised over the legal actions, the actors' sampler (policy.hpp).
+torch::Tensor tempered(const torch::Tensor& logits, double temperature);
+
 // Entropy -sum_a p(a) log p(a) of the masked softmax per row [B]; illegal actions contribute 0.
 torch::Tensor masked_entropy(const torch::Tensor& logits, const torch::Tensor& legal);
 
@@ -58,6 +62,9 @@ struct LossSettings {
   double w_danger = 0.05;       // model.w_danger * ppo.aux_coef
   double focal_alpha = 0.25;
   double focal_gamma = 2.0;
+  // The temperature T of the policy the actors play and PPO trains: softmax(logits / T) over the
+  // legal actions (selfplay.temperature). The ratio, entropy and KL anchor all see that policy.
+  double temperature = 1.0;
 
   // Everything but the coefficients that change per update (entropy, KL anchor).
   static LossSettings from_config(const config::Config& cfg);

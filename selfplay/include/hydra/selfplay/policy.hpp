@@ -68,8 +68,8 @@ int sample_action(const float* probs, std::uint64_t legal, double inv_temperatur
 
 // log of the probability with which sample_action draws `action` at the same temperature:
 // log(p_a^(1/T) / sum over legal b with p_b > 0 of p_b^(1/T)). At T = 1 it is log p_a. The actors
-// store it as the behaviour policy's log-probability, so PPO's ratio pi / pi_old is the importance
-// weight of the policy being trained against the tempered one that played.
+// store it as the behaviour policy's log-probability; the learner trains that same tempered policy
+// (ppo::tempered), so PPO's ratio pi_T / pi_T,old is 1 on the first minibatch.
 double sampled_log_prob(const float* probs, std::uint64_t legal, double inv_temperature, int action);
 
 // Writes the masked softmax of `logits` (46) over `legal` into probs (46); the legal mask must

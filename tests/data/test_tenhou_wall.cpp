@@ -23,6 +23,7 @@
 #include "hydra/data/tenhou_wall.hpp"
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/rules.hpp"
+#include "hydra/game/table.hpp"
 #include "testdata.hpp"
 
 namespace hydra::data {
@@ -153,6 +154,34 @@ TEST(TenhouWall, GameWallLayoutHoldsTheSameTiles) {
     EXPECT_EQ(w.haipai(3)[12].id(), w.yama[84].id());
     EXPECT_EQ(w.live_draw(69).id(), w.yama[14].id());
   }
+}
+
+// The engine's table, given a log's walls (GameLog::walls), deals the log's first kyoku: the same
+// hands, dora indicator and first draw as the log.
+TEST(TenhouWall, TableOnTheLogsWallsDealsTheLogsFirstKyoku) {
+  HYDRA_REQUIRE_TESTDATA(dir, "houou/hanchan_2022");
+  const fs::path file = hydra::testing::files_ending_with(dir, ".mjlog.xml.gz").at(0);
+  const GameLog log = read_tenhou_xml(file);
+  ASSERT_FALSE(log.walls.empty());
+  const game::Table table(tenhou_rules(), log.walls);
+  auto first = [](const std::vector<game::Event>& events, game::EventType type) {
+    return *std::find_if(events.begin(), events.end(), [&](const game::Event& e) { return e.type == type; });
+  };
+  const game::Event want = first(log.events, game::EventType::start_kyoku);
+  const game::Event got = first(table.events(), game::EventType::start_kyoku);
+  ASSERT_EQ(want.oya, got.oya);
+  EXPECT_EQ(want.dora_marker, got.dora_marker);
+  auto sorted = [](const game::Tehai& h) {
+    std::vector<int> v;
+    for (game::Pai p : h) v.push_back(tenhou_order(p));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(sorted(want.tehais[s]), sorted(got.tehais[s])) << "seat " << s;
+  const game::Event want_draw = first(log.events, game::EventType::tsumo);
+  const game::Event got_draw = first(table.events(), game::EventType::tsumo);
+  EXPECT_EQ(want_draw.actor, got_draw.actor);
+  EXPECT_EQ(want_draw.pai, got_draw.pai);
 }
 
 // --- real logs, tag by tag, at the level of tile ids ---

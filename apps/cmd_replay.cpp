@@ -141,7 +141,8 @@ void register_replay(CLI::App& app) {
   auto opts = std::make_shared<ReplayOptions>();
   CLI::App* cmd = app.add_subcommand("replay", "replay game logs through the engine and check every event and score");
   cmd->add_option("inputs", opts->inputs, "log files or folders (searched recursively)")->required();
-  cmd->add_flag("--check", opts->check, "check legality, yaku, han, fu, payments and scores against the log, and the wall where the log's seed gives it");
+  cmd->add_flag("--check", opts->check,
+                "check legality, yaku, han, fu, payments and scores against the log, and the wall where the log's seed gives it");
   cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");

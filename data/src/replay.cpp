@@ -309,7 +309,8 @@ class Checker {
     const std::string who = "seat " + std::to_string(e.actor.index()) + "'s ";
     if (rinshan_next_) {
       rinshan_next_ = false;
-      expect(wall_->kans() < game::Wall::kMaxKans && wall_->live_left() > 0, wall_kyoku_ + "a rinshan draw the wall does not have");
+      expect(wall_->kans() < game::Wall::kMaxKans && wall_->live_left() > 0,
+             wall_kyoku_ + "a rinshan draw the wall does not have");
       const int kan = wall_->kans();
       expect_wall_tile(e.pai, wall_->draw_rinshan(), who + "rinshan draw " + std::to_string(kan + 1));
       ++report.wall_rinshan;

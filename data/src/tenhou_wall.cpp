@@ -79,7 +79,8 @@ ShuffleSeed parse_shuffle_seed(std::string_view seed) {
     throw Error(what + ": " + std::to_string(bytes.size()) + " bytes after base64 decoding, expected " +
                 std::to_string(kSeedBytes) + " (" + std::to_string(kSeedWords) + " 32-bit words)");
   ShuffleSeed words{};
-  for (std::size_t i = 0; i < words.size(); ++i) words[i] = load_le32(reinterpret_cast<const unsigned char*>(bytes.data()) + 4 * i);
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = load_le32(data + 4 * i);
   return words;
 }
 

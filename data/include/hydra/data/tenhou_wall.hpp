@@ -12,8 +12,8 @@
 // Tenhou's layout of yama: the deal takes yama[135] downward, 4-tile blocks dealer first, then one
 // tile each from yama[87..84]; live draws go down from yama[83]; the dead wall is yama[0..13]:
 // rinshan tiles yama[1], [0], [3], [2]; dora indicators yama[5], [7], [9], [11], [13]; ura
-// indicators yama[4], [6], [8], [10], [12]. Checked against Tenhou's validation game and every
-// 2022 Houou log (tests/data/test_tenhou_wall.cpp).
+// indicators yama[4], [6], [8], [10], [12]. Checked against Tenhou's validation game and real logs
+// (tests/data/test_tenhou_wall.cpp), and by `hydra replay --check` on every 2022 Houou log.
 
 #include <array>
 #include <cstdint>

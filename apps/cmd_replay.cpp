@@ -1,9 +1,11 @@
 // hydra replay [--check] [--verify-encoder] FILES_OR_DIRS... [--rules NAME] [--json]
 // --check replays each game through the engine and checks every event, payment and score
-// (hydra/data/replay.hpp). --verify-encoder checks the encoder at every decision point of every
-// seat: incremental == full encoding, and encoding permuted events == permuting the encoding
-// for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file and a summary; exit 0
-// when no file failed (files under rules Hydra does not play are skipped with the reason).
+// (hydra/data/replay.hpp), and where a log records its walls (a Tenhou mjlog's SHUFFLE seed)
+// every dealt hand, draw and indicator against them. --verify-encoder checks the encoder at every
+// decision point of every seat: incremental == full encoding, and encoding permuted events ==
+// permuting the encoding for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file
+// and a summary; exit 0 when no file failed (files under rules Hydra does not play are skipped
+// with the reason).
 
 #include <filesystem>
 #include <iostream>
@@ -70,6 +72,7 @@ void run_replay(const ReplayOptions& o) {
   if (files.empty()) throw Error("replay: no log files found in the inputs");
   int counts[4] = {0, 0, 0, 0};
   long events = 0, kyoku = 0, decisions = 0, horas = 0, ryukyokus = 0;
+  long wall_games = 0, wall_kyoku = 0, wall_draws = 0, wall_rinshan = 0, wall_indicators = 0;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& f : files) {
     data::ReplayReport r = o.check ? data::check_file(f, rules) : verify_file(f, rules);
@@ -84,16 +87,23 @@ void run_replay(const ReplayOptions& o) {
     decisions += r.decisions;
     horas += r.horas;
     ryukyokus += r.ryukyokus;
+    wall_games += r.wall_kyoku > 0;
+    wall_kyoku += r.wall_kyoku;
+    wall_draws += r.wall_draws;
+    wall_rinshan += r.wall_rinshan;
+    wall_indicators += r.wall_indicators;
     if (o.json) {
       list.push_back({{"file", r.file}, {"status", data::to_string(r.status)}, {"message", r.message},
                       {"events", r.events}, {"kyoku", r.kyoku}, {"decisions", r.decisions}, {"horas", r.horas},
-                      {"ryukyokus", r.ryukyokus}});
+                      {"ryukyokus", r.ryukyokus}, {"wall_kyoku", r.wall_kyoku}, {"wall_draws", r.wall_draws},
+                      {"wall_rinshan", r.wall_rinshan}, {"wall_indicators", r.wall_indicators}});
       continue;
     }
     std::cout << data::to_string(r.status) << "  " << text::to_utf8(r.file);
     if (r.status == data::ReplayStatus::pass && o.check)
       std::cout << "  (" << r.kyoku << " kyoku, " << r.decisions << " decisions, " << r.horas << " hora, "
-                << r.ryukyokus << " ryukyoku)" << (r.message.empty() ? "" : "  " + r.message);
+                << r.ryukyokus << " ryukyoku" << (r.wall_kyoku > 0 ? ", wall checked" : "") << ")"
+                << (r.message.empty() ? "" : "  " + r.message);
     else
       std::cout << "  " << text::to_utf8(r.message);
     std::cout << "\n";
@@ -108,13 +118,18 @@ void run_replay(const ReplayOptions& o) {
     j["files"] = list;
     j["summary"] = {{"files", files.size()}, {"pass", pass}, {"fail", fail}, {"skipped", skipped}, {"error", errors},
                     {"events", events}, {"kyoku", kyoku}, {"decisions", decisions}, {"horas", horas},
-                    {"ryukyokus", ryukyokus}};
+                    {"ryukyokus", ryukyokus}, {"wall_games", wall_games}, {"wall_kyoku", wall_kyoku},
+                    {"wall_draws", wall_draws}, {"wall_rinshan", wall_rinshan}, {"wall_indicators", wall_indicators}};
     std::cout << json::dump(j, 2) << "\n";
   } else {
     std::cout << "replay" << (o.check ? " --check" : "") << (o.verify_encoder ? " --verify-encoder" : "") << " ("
               << rules.name << "): " << files.size() << " files: " << pass << " pass, " << fail
               << " fail, " << skipped << " skipped, " << errors << " error; " << kyoku << " kyoku, " << decisions
-              << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked\n";
+              << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked";
+    if (o.check)
+      std::cout << "; walls rebuilt from seeds: " << wall_games << " games, " << wall_kyoku << " kyoku, " << wall_draws
+                << " live draws, " << wall_rinshan << " rinshan draws, " << wall_indicators << " indicators checked";
+    std::cout << "\n";
   }
   if (fail + errors > 0)
     throw Error("replay: " + std::to_string(fail + errors) + " of " + std::to_string(files.size()) + " files did not pass");
@@ -126,7 +141,8 @@ void register_replay(CLI::App& app) {
   auto opts = std::make_shared<ReplayOptions>();
   CLI::App* cmd = app.add_subcommand("replay", "replay game logs through the engine and check every event and score");
   cmd->add_option("inputs", opts->inputs, "log files or folders (searched recursively)")->required();
-  cmd->add_flag("--check", opts->check, "check legality, yaku, han, fu, payments and scores against the log");
+  cmd->add_flag("--check", opts->check,
+                "check legality, yaku, han, fu, payments and scores against the log, and the wall where the log's seed gives it");
   cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");

@@ -11,6 +11,7 @@
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/score.hpp"
 #include "hydra/game/view.hpp"
+#include "hydra/game/wall.hpp"
 
 namespace hydra::data {
 namespace {
@@ -91,6 +92,13 @@ std::string kyoku_name(game::TileType bakaze, int kyoku, int honba) {
   return std::string(game::wind_name(bakaze)) + std::to_string(kyoku) + "-" + std::to_string(honba);
 }
 std::string kyoku_name(const game::GameProgress& p) { return kyoku_name(p.bakaze(), p.kyoku(), p.honba); }
+
+std::string tiles_text(std::vector<game::Pai> tiles) {
+  std::sort(tiles.begin(), tiles.end(), [](game::Pai a, game::Pai b) { return tenhou_order(a) < tenhou_order(b); });
+  std::string out;
+  for (game::Pai p : tiles) out.append(out.empty() ? "" : " ").append(game::mjai_name(p));
+  return out;
+}
 
 bool starts_game(const Event& k, const game::TableRules&) {
   return k.bakaze == game::TileType(27) && k.kyoku == 1 && k.honba == 0 && k.kyotaku == 0;
@@ -176,6 +184,7 @@ class Checker {
         expect(e.actor == drawer_, "seat " + std::to_string(e.actor.index()) + " draws, but it is seat " +
                                        std::to_string(drawer_.index()) + "'s draw");
         expect(views_[0].live_left() > 0, "tsumo from an empty live wall");
+        if (wall_) check_wall_draw(e, report);
         awaiting_ = e.actor;
         return;
       case EventType::dahai:
@@ -194,6 +203,7 @@ class Checker {
         check_decision(e, e.actor, report);
         awaiting_ = e.actor;
         drawer_ = e.actor;  // after a daiminkan: the rinshan draw
+        rinshan_next_ = e.type == EventType::daiminkan;
         return;
       case EventType::kakan:
       case EventType::ankan:
@@ -201,9 +211,11 @@ class Checker {
         check_decision(e, e.actor, report);
         drawer_ = e.actor;
         awaiting_ = Seat::none();
+        rinshan_next_ = true;
         return;
       case EventType::dora:
         expect(views_[0].dora_markers().size() <= views_[0].kans(), "a dora indicator without a kan");
+        if (wall_) check_wall_dora(e, report);
         return;
       case EventType::reach_accepted: {
         Scores d{};
@@ -262,6 +274,76 @@ class Checker {
     drawer_ = e.oya;
     awaiting_ = Seat::none();
     ++report.kyoku;
+    start_wall(e, report);
+  }
+
+  // --- the wall (GameLog::walls): followed with a game::Wall, as the table deals and draws ---
+
+  void start_wall(const Event& e, ReplayReport& report) {
+    wall_.reset();
+    rinshan_next_ = false;
+    if (log_.walls.empty()) return;
+    const std::size_t k = static_cast<std::size_t>(kyoku_count_ - 1);
+    expect(k < log_.walls.size(), "the log records " + std::to_string(log_.walls.size()) + " walls, none for its kyoku " +
+                                      std::to_string(k + 1));
+    wall_.emplace(log_.walls[k]);
+    wall_kyoku_ = "kyoku " + kyoku_name(e.bakaze, e.kyoku, e.honba) + ": ";
+    for (int s = 0; s < game::kNumSeats; ++s) {
+      const auto dealt = wall_->haipai(e.oya.distance_to(Seat(s)));
+      const auto& logged = e.tehais[ix(s)];
+      const std::string want = tiles_text({dealt.begin(), dealt.end()}), got = tiles_text({logged.begin(), logged.end()});
+      expect(want == got, wall_kyoku_ + "seat " + std::to_string(s) + "'s dealt hand is " + got + ", the wall deals " + want);
+    }
+    expect_wall_tile(e.dora_marker, wall_->dora_indicators()[0], "the first dora indicator");
+    ++report.wall_kyoku;
+    ++report.wall_indicators;
+  }
+
+  void expect_wall_tile(game::Pai logged, game::Tile wall, const std::string& what) const {
+    expect(logged == game::Pai(wall), wall_kyoku_ + what + " is " + std::string(game::mjai_name(logged)) + ", the wall gives " +
+                                          std::string(game::mjai_name(game::Pai(wall))) + " (tile id " +
+                                          std::to_string(wall.id()) + ")");
+  }
+
+  void check_wall_draw(const Event& e, ReplayReport& report) {
+    const std::string who = "seat " + std::to_string(e.actor.index()) + "'s ";
+    if (rinshan_next_) {
+      rinshan_next_ = false;
+      expect(wall_->kans() < game::Wall::kMaxKans && wall_->live_left() > 0,
+             wall_kyoku_ + "a rinshan draw the wall does not have");
+      const int kan = wall_->kans();
+      expect_wall_tile(e.pai, wall_->draw_rinshan(), who + "rinshan draw " + std::to_string(kan + 1));
+      ++report.wall_rinshan;
+      return;
+    }
+    expect(wall_->live_left() > 0, wall_kyoku_ + "a draw from an empty live wall");
+    const int k = game::Wall::kLiveTiles - wall_->live_left() - wall_->kans() + 1;
+    expect_wall_tile(e.pai, wall_->draw(), who + "draw (live draw " + std::to_string(k) + ")");
+    ++report.wall_draws;
+  }
+
+  void check_wall_dora(const Event& e, ReplayReport& report) {
+    const int i = wall_->indicators_revealed();
+    expect(i < game::Wall::kMaxIndicators && i <= wall_->kans() + 1, wall_kyoku_ + "more dora indicators than kans");
+    wall_->reveal_kan_dora();
+    expect_wall_tile(e.dora_marker, wall_->dora_indicators()[static_cast<std::size_t>(i)],
+                     "dora indicator " + std::to_string(i + 1));
+    ++report.wall_indicators;
+  }
+
+  // Ura indicators: a riichi win shows one under each dora indicator; any the log gives must be
+  // the wall's.
+  void check_wall_ura(const Event& e, ReplayReport& report) {
+    const auto ura = wall_->ura_indicators();
+    const bool riichi = views_[at(e.actor)].riichi(e.actor);
+    if (e.ura_markers.empty() && !riichi) return;
+    expect(static_cast<std::size_t>(e.ura_markers.size()) == ura.size(),
+           wall_kyoku_ + "seat " + std::to_string(e.actor.index()) + "'s hora shows " + std::to_string(e.ura_markers.size()) +
+               " ura indicators, " + std::to_string(ura.size()) + " dora indicators are revealed");
+    for (std::size_t i = 0; i < ura.size(); ++i) {
+      expect_wall_tile(e.ura_markers[static_cast<int>(i)], ura[i], "ura indicator " + std::to_string(i + 1));
+      ++report.wall_indicators;
+    }
   }
 
   // The winners of the hora group starting at event i_ (a double ron is consecutive hora events).
@@ -282,6 +364,7 @@ class Checker {
     const bool tsumo = e.actor == e.target;
     if (tsumo) expect(e.actor == awaiting_, "tsumo agari out of turn");
     check_decision(e, e.actor, report);
+    if (wall_) check_wall_ura(e, report);
     const PlayerView& v = views_[at(e.actor)];
     const game::WinResult r = v.evaluate_win(e.pai, tsumo, e.target, e.ura_markers);
     expect(r.is_win(), "hora that the scoring engine does not see as a win");
@@ -451,6 +534,10 @@ class Checker {
   game::KyokuOutcome outcome_;
   Seat drawer_;    // who draws next
   Seat awaiting_;  // who must decide (after a draw or a call)
+  // The kyoku's wall, when the log has one (GameLog::walls), and its name for messages.
+  std::optional<game::Wall> wall_;
+  std::string wall_kyoku_;
+  bool rinshan_next_ = false;  // the next tsumo is a kan's rinshan draw
 };
 
 }  // namespace

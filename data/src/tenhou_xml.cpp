@@ -1,16 +1,19 @@
 // Tenhou mjlog XML -> mjai events. The tags, in file order: GO (rule flags), UN (names),
 // TAIKYOKU, then per kyoku INIT, T/U/V/W<id> draws and D/E/F/G<id> discards of seats 0-3,
 // N (calls, bit-packed in `m`), REACH (step 1 declare, step 2 stick paid), DORA, AGARI and
-// RYUUKYOKU; the last result carries `owari`. Tile ids are Tenhou's 0-135.
+// RYUUKYOKU; the last result carries `owari`. Tile ids are Tenhou's 0-135. A SHUFFLE seed gives
+// every kyoku's wall (tenhou_wall.hpp): GameLog::walls, its dice checked against INIT's here.
 
 #include <pugixml.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 #include "hydra/common/text.hpp"
 #include "hydra/data/tenhou.hpp"
+#include "hydra/data/tenhou_wall.hpp"
 #include "hydra/data/text_file.hpp"
 #include "tenhou_yaku.hpp"
 
@@ -147,6 +150,8 @@ class XmlReader {
         constexpr const char* kAttrs[] = {"n0", "n1", "n2", "n3"};
         for (std::size_t p = 0; p < log_.names.size(); ++p) log_.names[p] = percent_decode(n.attribute(kAttrs[p]).value());
       }
+    } else if (tag == "SHUFFLE") {
+      shuffle(n);
     } else if (tag == "INIT") {
       init(n);
     } else if (tag == "N") {
@@ -188,7 +193,33 @@ class XmlReader {
     } else if (tag == "RYUUKYOKU") {
       ryuukyoku(n);
     }
-    // SHUFFLE, TAIKYOKU, BYE (a disconnect: Tenhou plays on for the player) carry no events.
+    // TAIKYOKU and BYE (a disconnect: Tenhou plays on for the player) carry no events.
+  }
+
+  // How the walls were built. The older hex seed form is recognised and not rebuilt (its dead
+  // wall differs; docs/WALL.md); any other seed must be one Tenhou's generator reads.
+  void shuffle(const pugi::xml_node& n) {
+    if (walls_) fail("a second SHUFFLE");
+    if (started_) fail("SHUFFLE after the first INIT: the walls of the kyoku before it are unknown");
+    const pugi::xml_attribute seed = n.attribute("seed");
+    if (!seed) fail("attribute 'seed' is missing");
+    if (std::string_view(seed.value()).starts_with(tenhou::kHexShufflePrefix)) return;
+    try {
+      walls_.emplace(tenhou::parse_shuffle_seed(seed.value()));
+    } catch (const Error& e) {
+      fail(e.what());
+    }
+  }
+
+  // The next wall from the seed, for the kyoku `e` starts; its dice must be the ones INIT logs.
+  void next_wall(const Event& e, int die1, int die2) {
+    const tenhou::TenhouWall w = walls_->next();
+    if (w.dice[0] != die1 + 1 || w.dice[1] != die2 + 1)
+      fail("kyoku " + std::string(game::wind_name(e.bakaze)) + std::to_string(e.kyoku) + "-" + std::to_string(e.honba) +
+           " (wall " + std::to_string(log_.walls.size() + 1) + " of the SHUFFLE seed): the dice are " +
+           std::to_string(die1 + 1) + " and " + std::to_string(die2 + 1) + ", the seed's wall gives " +
+           std::to_string(w.dice[0]) + " and " + std::to_string(w.dice[1]) + ": the seed does not belong to this log");
+    log_.walls.push_back(w.to_game_wall());
   }
 
   void init(const pugi::xml_node& n) {
@@ -225,6 +256,7 @@ class XmlReader {
       if (hai.size() != 13) fail("attribute '" + attr + "' must hold 13 tiles");
       for (int id : hai) e.tehais[static_cast<std::size_t>(p)].push_back(tile(id, attr.c_str()));
     }
+    if (walls_) next_wall(e, seed[3], seed[4]);
     last_draw_.fill(-1);
     closed_.fill(13);
     emit(e);
@@ -349,6 +381,7 @@ class XmlReader {
   std::string name_;
   std::string tag_;
   GameLog log_;
+  std::optional<tenhou::WallGenerator> walls_;
   std::vector<std::uint8_t> given_;
   std::array<int, game::kNumSeats> last_draw_{-1, -1, -1, -1};
   std::array<int, game::kNumSeats> closed_{};

@@ -19,6 +19,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/game/event.hpp"
 #include "hydra/game/rules.hpp"
+#include "hydra/game/wall.hpp"
 
 namespace hydra::data {
 
@@ -34,6 +35,12 @@ struct GameLog {
   // Whether the source gave the final scores (Mortal and RiichiEnv write end_game without them:
   // normalize() fills them in from the running scores, leftover riichi sticks to the top player).
   bool final_scores_recorded = true;
+  // The hidden wall of each kyoku, where the source records how it was built (a Tenhou mjlog's
+  // SHUFFLE seed, rebuilt by tenhou_wall.hpp), else empty: walls[k] belongs to the k-th
+  // start_kyoku, in game::Wall's layout, so game::Wall(walls[k]) deals, draws and reveals what the
+  // log shows. `hydra replay --check` checks every deal, draw and indicator against it; a
+  // privileged critic or a review may read all of it.
+  std::vector<game::Wall::Tiles> walls;
 };
 
 // A log that is well formed but played under rules Hydra does not model (3-player, no red fives,
@@ -69,7 +76,7 @@ std::optional<std::string> unsupported_rule(const GameLog& log, const game::Tabl
 void require_supported(const GameLog& log, const game::TableRules& rules, std::string_view name);
 
 // The first difference between two event streams ("event 12 (dahai): field 'pai' 5m vs 5mr"),
-// or nullopt when they are equal; names and uri compared too.
+// or nullopt when they are equal; names and uri compared too, walls not (most formats lack them).
 std::optional<std::string> first_difference(const GameLog& a, const GameLog& b);
 std::optional<std::string> first_difference(const game::Event& a, const game::Event& b);
 

@@ -8,6 +8,8 @@
 //     (ura indicators from the log), and the deltas with honba, sticks, double ron and pao;
 //   - every ryukyoku: the reason holds (exhaustive, kyuushu, four winds, four riichi, four kans),
 //     tenpai and nagashi recomputed from the hands, the payments;
+//   - where the log records the walls (GameLog::walls: a Tenhou mjlog's SHUFFLE seed), every
+//     dealt hand, live draw, rinshan draw, dora and ura indicator is the wall's tile;
 //   - every reach_accepted stick, the running scores, honba, sticks and dealer of each kyoku, when
 //     the game ends (tobi, agari-yame, tenpai-yame, extension) and the final scores: a log whose
 //     source records its end (GameLog::end_recorded) must end exactly there, a later kyoku or an
@@ -40,6 +42,11 @@ struct ReplayReport {
   int decisions = 0;    // actor events checked for legality
   int horas = 0;
   int ryukyokus = 0;
+  // Checked against the log's walls (GameLog::walls); all 0 when it has none.
+  int wall_kyoku = 0;
+  int wall_draws = 0;       // live draws
+  int wall_rinshan = 0;     // rinshan draws
+  int wall_indicators = 0;  // dora (the first and kan dora) and ura indicators
 };
 
 // Checks one game already in memory; `name` prefixes every place in the messages.

@@ -1,12 +1,16 @@
-// hydra replay [--check] [--verify-encoder] FILES_OR_DIRS... [--rules NAME] [--json]
+// hydra replay [--check] [--verify-encoder] FILES_OR_DIRS... [--rules auto|NAME] [--json]
 // --check replays each game through the engine and checks every event, payment and score
-// (hydra/data/replay.hpp). --verify-encoder checks the encoder at every decision point of every
+// (hydra/data/replay.hpp), each under its own rules (--rules auto, the default: a Tenhou log's
+// lobby type and date pick them, hydra/data/log_rules.hpp; `tenhou` for other logs) or all under
+// the rules named. --verify-encoder checks the encoder at every decision point of every
 // seat: incremental == full encoding, and encoding permuted events == permuting the encoding
-// for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file and a summary; exit 0
-// when no file failed (files under rules Hydra does not play are skipped with the reason).
+// for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file (with the rules it was
+// checked under) and a summary with the number of files per rules; exit 0 when no file failed
+// (files under rules Hydra does not play are skipped with the reason).
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +22,7 @@
 #include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/data/replay.hpp"
 #include "hydra/encoder/verify.hpp"
 #include "hydra/game/rules.hpp"
@@ -30,15 +35,17 @@ struct ReplayOptions {
   bool check = false;
   bool verify_encoder = false;
   bool json = false;
-  std::string rules = "tenhou";
+  std::string rules = "auto";
 };
 
 // The encoder verification of one file, in the replay report's terms.
-data::ReplayReport verify_file(const std::filesystem::path& file, const game::TableRules& rules) {
+data::ReplayReport verify_file(const std::filesystem::path& file, const data::RulesChoice& choice) {
   data::ReplayReport r;
   r.file = file.string();
   try {
     const data::GameLog log = data::read_log(file);
+    const game::TableRules& rules = choice.of(log);
+    r.rules = rules.name;
     data::require_supported(log, rules, file.string());
     const encoder::VerifyReport v = encoder::verify_encoder(log.events, rules);
     r.events = static_cast<int>(v.events);
@@ -65,11 +72,12 @@ data::ReplayReport verify_file(const std::filesystem::path& file, const game::Ta
 
 void run_replay(const ReplayOptions& o) {
   if (!o.check && !o.verify_encoder) throw Error("replay: nothing to do (use --check and/or --verify-encoder)");
-  const game::TableRules& rules = game::table_rules(o.rules);
+  const data::RulesChoice rules = data::RulesChoice::parse(o.rules);
   const auto files = data::collect_log_files(o.inputs);
   if (files.empty()) throw Error("replay: no log files found in the inputs");
   int counts[4] = {0, 0, 0, 0};
   long events = 0, kyoku = 0, decisions = 0, horas = 0, ryukyokus = 0;
+  std::map<std::string, int> per_rules;  // files by the rules they were checked under
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& f : files) {
     data::ReplayReport r = o.check ? data::check_file(f, rules) : verify_file(f, rules);
@@ -79,18 +87,19 @@ void run_replay(const ReplayOptions& o) {
       r.message += (r.message.empty() ? "" : "; ") + v.message;
     }
     ++counts[static_cast<int>(r.status)];
+    if (!r.rules.empty()) ++per_rules[r.rules];
     events += r.events;
     kyoku += r.kyoku;
     decisions += r.decisions;
     horas += r.horas;
     ryukyokus += r.ryukyokus;
     if (o.json) {
-      list.push_back({{"file", r.file}, {"status", data::to_string(r.status)}, {"message", r.message},
+      list.push_back({{"file", r.file}, {"status", data::to_string(r.status)}, {"rules", r.rules}, {"message", r.message},
                       {"events", r.events}, {"kyoku", r.kyoku}, {"decisions", r.decisions}, {"horas", r.horas},
                       {"ryukyokus", r.ryukyokus}});
       continue;
     }
-    std::cout << data::to_string(r.status) << "  " << text::to_utf8(r.file);
+    std::cout << data::to_string(r.status) << "  " << text::to_utf8(r.file) << (r.rules.empty() ? "" : "  [" + r.rules + "]");
     if (r.status == data::ReplayStatus::pass && o.check)
       std::cout << "  (" << r.kyoku << " kyoku, " << r.decisions << " decisions, " << r.horas << " hora, "
                 << r.ryukyokus << " ryukyoku)" << (r.message.empty() ? "" : "  " + r.message);
@@ -102,19 +111,26 @@ void run_replay(const ReplayOptions& o) {
   const int fail = counts[static_cast<int>(data::ReplayStatus::fail)];
   const int skipped = counts[static_cast<int>(data::ReplayStatus::skipped)];
   const int errors = counts[static_cast<int>(data::ReplayStatus::error)];
+  std::string per_rules_text;
+  nlohmann::ordered_json per_rules_json = nlohmann::ordered_json::object();
+  for (const auto& [name, n] : per_rules) {
+    per_rules_text += (per_rules_text.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    per_rules_json[name] = n;
+  }
   if (o.json) {
     nlohmann::ordered_json j;
-    j["rules"] = rules.name;
+    j["rules"] = rules.describe();
     j["files"] = list;
     j["summary"] = {{"files", files.size()}, {"pass", pass}, {"fail", fail}, {"skipped", skipped}, {"error", errors},
                     {"events", events}, {"kyoku", kyoku}, {"decisions", decisions}, {"horas", horas},
-                    {"ryukyokus", ryukyokus}};
+                    {"ryukyokus", ryukyokus}, {"files_per_rules", per_rules_json}};
     std::cout << json::dump(j, 2) << "\n";
   } else {
     std::cout << "replay" << (o.check ? " --check" : "") << (o.verify_encoder ? " --verify-encoder" : "") << " ("
-              << rules.name << "): " << files.size() << " files: " << pass << " pass, " << fail
+              << rules.describe() << "): " << files.size() << " files: " << pass << " pass, " << fail
               << " fail, " << skipped << " skipped, " << errors << " error; " << kyoku << " kyoku, " << decisions
-              << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked\n";
+              << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked; files per rules: "
+              << (per_rules_text.empty() ? "none" : per_rules_text) << "\n";
   }
   if (fail + errors > 0)
     throw Error("replay: " + std::to_string(fail + errors) + " of " + std::to_string(files.size()) + " files did not pass");
@@ -127,7 +143,11 @@ void register_replay(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("replay", "replay game logs through the engine and check every event and score");
   cmd->add_option("inputs", opts->inputs, "log files or folders (searched recursively)")->required();
   cmd->add_flag("--check", opts->check, "check legality, yaku, han, fu, payments and scores against the log");
-  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", opts->rules,
+                  "auto (each Tenhou log under the rules of its lobby and date, other logs under tenhou), or the rules "
+                  "for every log: a preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, "
+                  "mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")
+      ->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");
   cmd->add_flag("--json", opts->json, "one JSON report instead of text lines");

@@ -355,6 +355,7 @@ TEST(LogRules, ConvertAndTheDatasetUseEachLogsRules) {
   HYDRA_REQUIRE_TESTDATA(dir, "houou");
   const fs::path tmp = fs::temp_directory_path() / ("hydra_test_log_rules_" + std::to_string(::getpid()));
   fs::create_directories(tmp / "logs");
+  fs::create_directories(tmp / "out");
   const fs::path no_red = dir / "legacy_2009/2009031010gm-00ab-0000-cbdeff09.mjlog.xml.gz";
   const ConvertResult c = convert_file(no_red, tmp / "out");
   EXPECT_EQ(c.status, ConvertResult::Status::ok) << c.message;

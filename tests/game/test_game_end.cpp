@@ -144,10 +144,10 @@ TEST(GameEnd, Tenhou2009HasNoTenpaiYameAndItsExtensionGoesOnToNorth4) {
                 GameEnd::target_reached)
           << round;
       // In the extension, too, the dealer's tenpai plays on.
-      if (round > all_last)
-        EXPECT_EQ(game_end(at_round(round), dealer_tenpai_draw(), with_dealer(round, 31000, 29000), r),
-                  GameEnd::none)
+      if (round > all_last) {
+        EXPECT_EQ(game_end(at_round(round), dealer_tenpai_draw(), with_dealer(round, 31000, 29000), r), GameEnd::none)
             << round;
+      }
     }
     EXPECT_EQ(game_end(at_round(15), dealer_noten_draw(), with_dealer(15, 25000, 29000), r), GameEnd::final_round);
   }

@@ -1,5 +1,7 @@
 // hydra convert IN... --out DIR: Tenhou mjlog XML, tenhou.net/6 JSON and mjai (either dialect)
-// -> gzipped Mortal-dialect mjai, one file per game, with one report line per input.
+// -> gzipped Mortal-dialect mjai, one file per game, with one report line per input (with the
+// rules the log names: a Tenhou log's lobby and date, hydra/data/log_rules.hpp) and a summary
+// with the number of games per rules.
 
 #include <cstdio>
 #include <filesystem>
@@ -60,12 +62,14 @@ void register_convert(CLI::App& app) {
     });
 
     int ok = 0, unsupported = 0, failed = 0, duplicates = 0;
+    std::map<std::string, int> per_rules;  // converted games by the rules they name
     for (const auto& r : results) {
       switch (r.status) {
         case data::ConvertResult::Status::ok:
           ++ok;
-          std::printf("ok           %s -> %s (%d kyoku, %zu events)\n", text::to_utf8(r.input.string()).c_str(),
-                      text::to_utf8(r.output.string()).c_str(), r.kyoku, r.events);
+          ++per_rules[r.rules];
+          std::printf("ok           %s -> %s (%d kyoku, %zu events; rules %s)\n", text::to_utf8(r.input.string()).c_str(),
+                      text::to_utf8(r.output.string()).c_str(), r.kyoku, r.events, r.rules.c_str());
           break;
         case data::ConvertResult::Status::unsupported:
           ++unsupported;
@@ -81,8 +85,11 @@ void register_convert(CLI::App& app) {
           break;
       }
     }
-    std::printf("converted %d of %zu files into %s: %d ok, %d unsupported, %d duplicate, %d failed\n", ok,
-                files.size(), out_dir.c_str(), ok, unsupported, duplicates, failed);
+    std::string per_rules_text;
+    for (const auto& [name, n] : per_rules) per_rules_text += (per_rules_text.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    std::printf("converted %d of %zu files into %s: %d ok, %d unsupported, %d duplicate, %d failed; games per rules: %s\n",
+                ok, files.size(), out_dir.c_str(), ok, unsupported, duplicates, failed,
+                per_rules_text.empty() ? "none" : per_rules_text.c_str());
     std::fflush(stdout);
     if (failed > 0) throw Error(std::to_string(failed) + " of " + std::to_string(files.size()) + " files failed to convert");
   });

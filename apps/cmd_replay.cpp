@@ -1,14 +1,17 @@
-// hydra replay [--check] [--verify-encoder] FILES_OR_DIRS... [--rules NAME] [--json]
+// hydra replay [--check] [--verify-encoder] FILES_OR_DIRS... [--rules auto|NAME] [--json]
 // --check replays each game through the engine and checks every event, payment and score
-// (hydra/data/replay.hpp), and where a log records its walls (a Tenhou mjlog's SHUFFLE seed)
-// every dealt hand, draw and indicator against them. --verify-encoder checks the encoder at every
-// decision point of every seat: incremental == full encoding, and encoding permuted events ==
-// permuting the encoding for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file
-// and a summary; exit 0 when no file failed (files under rules Hydra does not play are skipped
-// with the reason).
+// (hydra/data/replay.hpp), each under its own rules (--rules auto, the default: a Tenhou log's
+// lobby type and date pick them, hydra/data/log_rules.hpp; `tenhou` for other logs) or all under
+// the rules named, and where a log records its walls (a Tenhou mjlog's SHUFFLE seed) every dealt
+// hand, draw and indicator against them. --verify-encoder checks the encoder at every decision
+// point of every seat: incremental == full encoding, and encoding permuted events == permuting the
+// encoding for all 6 suit permutations (hydra/encoder/verify.hpp). One line per file (with the
+// rules it was checked under) and a summary with the number of files per rules; exit 0 when no
+// file failed (files under rules Hydra does not play are skipped with the reason).
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +23,7 @@
 #include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/data/replay.hpp"
 #include "hydra/encoder/verify.hpp"
 #include "hydra/game/rules.hpp"
@@ -32,15 +36,17 @@ struct ReplayOptions {
   bool check = false;
   bool verify_encoder = false;
   bool json = false;
-  std::string rules = "tenhou";
+  std::string rules = "auto";
 };
 
 // The encoder verification of one file, in the replay report's terms.
-data::ReplayReport verify_file(const std::filesystem::path& file, const game::TableRules& rules) {
+data::ReplayReport verify_file(const std::filesystem::path& file, const data::RulesChoice& choice) {
   data::ReplayReport r;
   r.file = file.string();
   try {
     const data::GameLog log = data::read_log(file);
+    const game::TableRules& rules = choice.of(log);
+    r.rules = rules.name;
     data::require_supported(log, rules, file.string());
     const encoder::VerifyReport v = encoder::verify_encoder(log.events, rules);
     r.events = static_cast<int>(v.events);
@@ -67,12 +73,13 @@ data::ReplayReport verify_file(const std::filesystem::path& file, const game::Ta
 
 void run_replay(const ReplayOptions& o) {
   if (!o.check && !o.verify_encoder) throw Error("replay: nothing to do (use --check and/or --verify-encoder)");
-  const game::TableRules& rules = game::table_rules(o.rules);
+  const data::RulesChoice rules = data::RulesChoice::parse(o.rules);
   const auto files = data::collect_log_files(o.inputs);
   if (files.empty()) throw Error("replay: no log files found in the inputs");
   int counts[4] = {0, 0, 0, 0};
   long events = 0, kyoku = 0, decisions = 0, horas = 0, ryukyokus = 0;
   long wall_games = 0, wall_kyoku = 0, wall_draws = 0, wall_rinshan = 0, wall_indicators = 0;
+  std::map<std::string, int> per_rules;  // files by the rules they were checked under
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& f : files) {
     data::ReplayReport r = o.check ? data::check_file(f, rules) : verify_file(f, rules);
@@ -82,6 +89,7 @@ void run_replay(const ReplayOptions& o) {
       r.message += (r.message.empty() ? "" : "; ") + v.message;
     }
     ++counts[static_cast<int>(r.status)];
+    if (!r.rules.empty()) ++per_rules[r.rules];
     events += r.events;
     kyoku += r.kyoku;
     decisions += r.decisions;
@@ -93,13 +101,13 @@ void run_replay(const ReplayOptions& o) {
     wall_rinshan += r.wall_rinshan;
     wall_indicators += r.wall_indicators;
     if (o.json) {
-      list.push_back({{"file", r.file}, {"status", data::to_string(r.status)}, {"message", r.message},
+      list.push_back({{"file", r.file}, {"status", data::to_string(r.status)}, {"rules", r.rules}, {"message", r.message},
                       {"events", r.events}, {"kyoku", r.kyoku}, {"decisions", r.decisions}, {"horas", r.horas},
                       {"ryukyokus", r.ryukyokus}, {"wall_kyoku", r.wall_kyoku}, {"wall_draws", r.wall_draws},
                       {"wall_rinshan", r.wall_rinshan}, {"wall_indicators", r.wall_indicators}});
       continue;
     }
-    std::cout << data::to_string(r.status) << "  " << text::to_utf8(r.file);
+    std::cout << data::to_string(r.status) << "  " << text::to_utf8(r.file) << (r.rules.empty() ? "" : "  [" + r.rules + "]");
     if (r.status == data::ReplayStatus::pass && o.check)
       std::cout << "  (" << r.kyoku << " kyoku, " << r.decisions << " decisions, " << r.horas << " hora, "
                 << r.ryukyokus << " ryukyoku" << (r.wall_kyoku > 0 ? ", wall checked" : "") << ")"
@@ -112,20 +120,28 @@ void run_replay(const ReplayOptions& o) {
   const int fail = counts[static_cast<int>(data::ReplayStatus::fail)];
   const int skipped = counts[static_cast<int>(data::ReplayStatus::skipped)];
   const int errors = counts[static_cast<int>(data::ReplayStatus::error)];
+  std::string per_rules_text;
+  nlohmann::ordered_json per_rules_json = nlohmann::ordered_json::object();
+  for (const auto& [name, n] : per_rules) {
+    per_rules_text += (per_rules_text.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    per_rules_json[name] = n;
+  }
   if (o.json) {
     nlohmann::ordered_json j;
-    j["rules"] = rules.name;
+    j["rules"] = rules.describe();
     j["files"] = list;
     j["summary"] = {{"files", files.size()}, {"pass", pass}, {"fail", fail}, {"skipped", skipped}, {"error", errors},
                     {"events", events}, {"kyoku", kyoku}, {"decisions", decisions}, {"horas", horas},
-                    {"ryukyokus", ryukyokus}, {"wall_games", wall_games}, {"wall_kyoku", wall_kyoku},
-                    {"wall_draws", wall_draws}, {"wall_rinshan", wall_rinshan}, {"wall_indicators", wall_indicators}};
+                    {"ryukyokus", ryukyokus}, {"files_per_rules", per_rules_json}, {"wall_games", wall_games},
+                    {"wall_kyoku", wall_kyoku}, {"wall_draws", wall_draws}, {"wall_rinshan", wall_rinshan},
+                    {"wall_indicators", wall_indicators}};
     std::cout << json::dump(j, 2) << "\n";
   } else {
     std::cout << "replay" << (o.check ? " --check" : "") << (o.verify_encoder ? " --verify-encoder" : "") << " ("
-              << rules.name << "): " << files.size() << " files: " << pass << " pass, " << fail
+              << rules.describe() << "): " << files.size() << " files: " << pass << " pass, " << fail
               << " fail, " << skipped << " skipped, " << errors << " error; " << kyoku << " kyoku, " << decisions
-              << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked";
+              << " decisions, " << horas << " hora, " << ryukyokus << " ryukyoku checked; files per rules: "
+              << (per_rules_text.empty() ? "none" : per_rules_text);
     if (o.check)
       std::cout << "; walls rebuilt from seeds: " << wall_games << " games, " << wall_kyoku << " kyoku, " << wall_draws
                 << " live draws, " << wall_rinshan << " rinshan draws, " << wall_indicators << " indicators checked";
@@ -143,7 +159,11 @@ void register_replay(CLI::App& app) {
   cmd->add_option("inputs", opts->inputs, "log files or folders (searched recursively)")->required();
   cmd->add_flag("--check", opts->check,
                 "check legality, yaku, han, fu, payments and scores against the log, and the wall where the log's seed gives it");
-  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", opts->rules,
+                  "auto (each Tenhou log under the rules of its lobby and date, other logs under tenhou), or the rules "
+                  "for every log: a preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, "
+                  "mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")
+      ->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");
   cmd->add_flag("--json", opts->json, "one JSON report instead of text lines");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hydra/data/log_rules.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/tenhou.hpp"
 #include "hydra/data/text_file.hpp"
@@ -91,8 +92,10 @@ ConvertResult convert_file(const std::filesystem::path& input, const std::filesy
   r.output = out_dir / converted_name(input);
   try {
     const GameLog log = read_log(input);
-    // Converted logs are for Hydra's default rules (the Tenhou readers hold them to it as well).
-    require_supported(log, game::rules_preset("tenhou"), input.string());
+    // The rules the log names (a Tenhou lobby and date), else Hydra's default.
+    const game::TableRules& rules = RulesChoice::per_log(game::rules_preset("tenhou")).of(log);
+    r.rules = rules.name;
+    require_supported(log, rules, input.string());
     if (write) write_mjai(r.output, log);
     r.status = ConvertResult::Status::ok;
     r.events = log.events.size();

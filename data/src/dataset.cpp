@@ -25,6 +25,7 @@
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/dataset.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/encoder/augment.hpp"
 #include "hydra/game/rng.hpp"
 
@@ -63,6 +64,7 @@ bool in_validation(const game::StreamKey& key, const std::string& name, double f
 struct FileResult {
   SampleBatch samples;
   std::optional<BadFile> bad;
+  std::string rules;  // the name of the rules the log was replayed under
   double gunzip = 0, parse = 0, replay = 0, encode = 0;
 };
 
@@ -78,7 +80,7 @@ struct Chunk {
 
 struct Dataset::Impl {
   DatasetOptions opt;
-  const game::TableRules* rules = nullptr;
+  std::optional<RulesChoice> rules;  // each log's own, opt.rules for those that name none
   std::vector<fs::path> files;
   std::size_t in_flight = 1;
   bool augment = false;
@@ -123,7 +125,9 @@ struct Dataset::Impl {
     try {
       const GameLog log = read_game(files[f], &r.gunzip, &r.parse);
       ExtractStats st;
-      extract_samples(log, name, r.samples, *rules, &st);
+      const game::TableRules& log_rules = rules->of(log);
+      r.rules = log_rules.name;
+      extract_samples(log, name, r.samples, log_rules, &st);
       r.replay = st.seconds_replay;
       r.encode = st.seconds_encode;
     } catch (const std::exception& e) {
@@ -202,6 +206,7 @@ struct Dataset::Impl {
         rep.bad.push_back(*r.bad);
       } else {
         ++rep.files_read;
+        if (rep.epochs == 0) ++rep.files_per_rules[r.rules];
       }
     }
     return true;
@@ -282,7 +287,7 @@ Dataset::Dataset(DatasetOptions options) : impl_(std::make_unique<Impl>()) {
   if (m.opt.shuffle_buffer < 1) throw Error("pretraining data: shuffle_buffer must be at least 1");
   if (m.opt.val_fraction < 0 || m.opt.val_fraction > 1) throw Error("pretraining data: val_fraction must be in [0, 1]");
   if (m.opt.inputs.empty()) throw Error("pretraining data: no inputs (pretrain.data is empty)");
-  m.rules = &game::table_rules(m.opt.rules);
+  m.rules = RulesChoice::per_log(game::table_rules(m.opt.rules));
   const game::StreamKey split = game::stream_key(m.opt.seed, game::labels::data_order, {kSplitStream});
   std::vector<std::pair<fs::path, std::string>> found;  // file, the name its split hash reads
   for (const std::string& in : m.opt.inputs) {

@@ -15,6 +15,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/data/dataset.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/kyoku.hpp"
@@ -388,7 +389,7 @@ void SampleBatch::pop_back() {
 }
 
 void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out) {
-  extract_samples(log, name, out, game::table_rules("tenhou"));
+  extract_samples(log, name, out, RulesChoice::per_log(game::table_rules("tenhou")).of(log));
 }
 
 void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out, const game::TableRules& rules,

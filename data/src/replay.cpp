@@ -53,11 +53,12 @@ game::MjaiYakuList sorted(game::MjaiYakuList y) {
   return out;
 }
 
-// The game lengths a log may have been played at. A Tenhou log id ("2019021004gm-00a9-...")
-// names its lobby type, whose bit 0x08 is set for a hanchan; without one, the log does not say,
-// and both hanchan and tonpuusen stay candidates until the events rule one out.
+// The game lengths a log may have been played at. A Tenhou lobby type (the mjlog's GO type, or
+// the log id's: "2019021004gm-00a9-...") has bit 0x08 set for a hanchan; without one, the log
+// does not say, and both hanchan and tonpuusen stay candidates until the events rule one out.
 std::vector<game::GameLength> game_lengths(const GameLog& log, const game::TableRules& rules) {
   if (rules.length == game::GameLength::one_kyoku) return {rules.length};
+  if (log.tenhou_type) return {(*log.tenhou_type & 0x08) ? game::GameLength::hanchan : game::GameLength::tonpuusen};
   const std::size_t gm = log.uri.find("gm-");
   if (gm != std::string::npos && gm + 7 <= log.uri.size()) {
     try {
@@ -178,9 +179,12 @@ class Checker {
         return;
       case EventType::start_kyoku:
         start_kyoku(e, report);
+        for (const game::Tehai& t : e.tehais) no_red_unless_the_rules_have_them(t);
+        no_red_unless_the_rules_have_them(std::array{e.dora_marker});
         return;
       case EventType::tsumo:
         expect(in_kyoku_ && !kyoku_over_, "tsumo outside a kyoku");
+        no_red_unless_the_rules_have_them(std::array{e.pai});
         expect(e.actor == drawer_, "seat " + std::to_string(e.actor.index()) + " draws, but it is seat " +
                                        std::to_string(drawer_.index()) + "'s draw");
         expect(views_[0].live_left() > 0, "tsumo from an empty live wall");
@@ -238,6 +242,14 @@ class Checker {
         end_game(e);
         return;
     }
+  }
+
+  template <class Tiles>
+  void no_red_unless_the_rules_have_them(const Tiles& tiles) const {
+    if (rules_.red_fives) return;
+    for (game::Pai p : tiles)
+      expect(!p.is_red(), "a red five (" + std::string(game::mjai_name(p)) + ") under rules without red fives ('" +
+                              rules_.name + "')");
   }
 
   void pay(const Scores& d, const Event& e) {
@@ -555,6 +567,7 @@ std::string_view to_string(ReplayStatus s) {
 ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name) {
   ReplayReport report;
   report.file = std::string(name);
+  report.rules = rules.name;
   // A whole game must start as the rules start it (a fragment's scores are taken as given).
   if (const auto why = unsupported_rule(log, rules)) {
     report.status = ReplayStatus::skipped;
@@ -573,7 +586,7 @@ ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::
   return report;
 }
 
-ReplayReport check_file(const std::filesystem::path& file, const game::TableRules& rules) {
+ReplayReport check_file(const std::filesystem::path& file, const RulesChoice& rules) {
   ReplayReport report;
   report.file = file.string();
   GameLog log;
@@ -592,7 +605,7 @@ ReplayReport check_file(const std::filesystem::path& file, const game::TableRule
     report.message = file.string() + ": internal error: " + e.what();
     return report;
   }
-  return check_game(log, rules, file.string());
+  return check_game(log, rules.of(log), file.string());
 }
 
 }  // namespace hydra::data

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "hydra/common/text.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/data/tenhou.hpp"
 #include "hydra/data/tenhou_wall.hpp"
 #include "hydra/data/text_file.hpp"
@@ -28,14 +29,12 @@ using game::Tile;
 
 // GO type bits (Tenhou): 0x01 vs humans, 0x02 no red fives, 0x04 no open tanyao, 0x08 hanchan,
 // 0x10 3-player, 0x20 tokujou, 0x40 fast, 0x80 joukyuu/houou; higher bits mark chip, ratio and
-// custom lobbies.
+// custom lobbies. The rules each lobby plays: log_rules.hpp.
 void check_go_type(unsigned type, const std::string& name) {
   auto reject = [&](const std::string& why) {
     throw UnsupportedRule(name + ": unsupported rule: " + why + " (GO type " + std::to_string(type) + ")");
   };
   if (type & 0x10) reject("3-player (sanma)");
-  if (type & 0x02) reject("no red fives (aka nashi)");
-  if (type & 0x04) reject("no open tanyao (kuitan nashi)");
   if (type & ~0xFFu) reject("chip, ratio or custom lobby rules");
 }
 
@@ -143,7 +142,8 @@ class XmlReader {
     if (tag.size() >= 2 && std::strchr("TUVWDEFG", tag[0]) && tag.find_first_not_of("0123456789", 1) == std::string_view::npos) {
       draw_or_discard(tag);
     } else if (tag == "GO") {
-      check_go_type(static_cast<unsigned>(one_int(n, "type", 0, 1 << 30)), name_);
+      log_.tenhou_type = static_cast<unsigned>(one_int(n, "type", 0, 1 << 30));
+      check_go_type(*log_.tenhou_type, name_);
     } else if (tag == "UN") {
       if (!names_seen_ && n.attribute("n0")) {
         names_seen_ = true;
@@ -407,6 +407,7 @@ GameLog parse_tenhou_xml(std::string_view xml, const std::string& name) {
     if (const auto dot = id.find('.'); dot != std::string::npos) id.resize(dot);
     log.uri = "http://tenhou.net/0/?log=" + id + "&tw=0";
   }
+  if (log.tenhou_type && (*log.tenhou_type & 0x02)) drop_red_fives(log);  // a lobby without red fives
   normalize(log, given, [&](std::size_t i) { return name + ": event " + std::to_string(i); });
   return log;
 }

@@ -91,6 +91,8 @@ void validate(const TableRules& rules, std::string_view origin) {
   if (rules.target_score < rules.start_score || rules.target_score > 1000000 || rules.target_score % 100 != 0)
     fail(origin, "table.target_score",
          std::to_string(rules.target_score) + " must be a multiple of 100 in [start_score, 1000000]");
+  if (rules.extension_rounds < 0 || rules.extension_rounds > 3)
+    fail(origin, "table.extension_rounds", std::to_string(rules.extension_rounds) + " must be in [0, 3]");
   if (rules.oka < 0 || rules.oka > 1000000) fail(origin, "table.oka", std::to_string(rules.oka) + " must be in [0, 1000000]");
   for (const auto& [key, uma] : {std::pair{"table.uma_train", rules.uma_train}, std::pair{"table.uma_eval", rules.uma_eval}})
     for (int i = 1; i < 4; ++i)
@@ -185,21 +187,71 @@ const TableRules& rules_preset(std::string_view name) {
     if (!list.empty()) list += ", ";
     list += r.name;
   }
-  throw Error("unknown rules preset '" + text::excerpt(name) + "' (presets: " + list + "; or a rules JSON file)");
+  throw Error("unknown rules preset '" + text::excerpt(name) + "' (presets: " + list +
+              "; or a rules JSON file; either may end in +no-red and/or +no-kuitan)");
+}
+
+namespace {
+
+constexpr std::string_view kNoRed = "+no-red", kNoKuitan = "+no-kuitan";
+
+// Rules made on first use (files read, variants), by the name as given; a deque keeps every
+// element where it is, so references stay valid.
+template <class Make>
+const TableRules& made_once(std::string_view name, Make&& make) {
+  static std::mutex mu;
+  static std::deque<std::pair<std::string, TableRules>> made;
+  {
+    const std::lock_guard lock(mu);
+    for (const auto& [n, rules] : made)
+      if (n == name) return rules;
+  }
+  TableRules rules = make();  // outside the lock: a variant resolves its base through here
+  const std::lock_guard lock(mu);
+  for (const auto& [n, r] : made)
+    if (n == name) return r;
+  made.emplace_back(std::string(name), std::move(rules));
+  return made.back().second;
+}
+
+bool strip_suffix(std::string_view& s, std::string_view suffix) {
+  if (s.size() <= suffix.size() || s.substr(s.size() - suffix.size()) != suffix) return false;
+  s.remove_suffix(suffix.size());
+  return true;
+}
+
+}  // namespace
+
+std::string rules_variant_name(const TableRules& base, bool red_fives, bool kuitan) {
+  // The options in one order (+no-red before +no-kuitan), whatever order `base` was named in.
+  std::string_view root = base.name;
+  bool no_red = false, no_kuitan = false;
+  for (bool more = true; more;) {
+    more = false;
+    if (strip_suffix(root, kNoRed)) more = no_red = true;
+    if (strip_suffix(root, kNoKuitan)) more = no_kuitan = true;
+  }
+  no_red = no_red || (!red_fives && base.red_fives);
+  no_kuitan = no_kuitan || (!kuitan && base.scoring.kuitan);
+  return std::string(root) + (no_red ? std::string(kNoRed) : "") + (no_kuitan ? std::string(kNoKuitan) : "");
 }
 
 const TableRules& table_rules(std::string_view name_or_path) {
   if (const TableRules* r = find_preset(name_or_path)) return *r;
   const std::filesystem::path file{std::string(name_or_path)};
-  if (!std::filesystem::exists(file)) return rules_preset(name_or_path);  // throws, listing the presets
-  // Files read so far, by the path as given; a deque keeps every element where it is.
-  static std::mutex mu;
-  static std::deque<std::pair<std::string, TableRules>> files;
-  const std::lock_guard lock(mu);
-  for (const auto& [path, rules] : files)
-    if (path == name_or_path) return rules;
-  files.emplace_back(std::string(name_or_path), load_rules(file));
-  return files.back().second;
+  if (std::filesystem::exists(file)) return made_once(name_or_path, [&] { return load_rules(file); });
+  // NAME+OPTION: the rules NAME names (a preset, a file or a variant itself) with the option.
+  std::string_view base = name_or_path;
+  const bool no_red = strip_suffix(base, kNoRed), no_kuitan = !no_red && strip_suffix(base, kNoKuitan);
+  if (!no_red && !no_kuitan) return rules_preset(name_or_path);  // throws, listing the presets
+  const TableRules& of = table_rules(base);
+  return made_once(name_or_path, [&] {
+    TableRules r = of;
+    if (no_red) r.red_fives = false;
+    if (no_kuitan) r.scoring.kuitan = false;
+    r.name = rules_variant_name(of, r.red_fives, r.scoring.kuitan);
+    return r;
+  });
 }
 
 }  // namespace hydra::game

@@ -86,12 +86,12 @@ void Table::start_kyoku() {
   e.honba = static_cast<std::uint8_t>(progress_.honba);
   e.kyotaku = static_cast<std::uint8_t>(kyotaku_);
   e.oya = progress_.oya();
-  e.dora_marker = Pai(wall_->dora_indicators()[0]);
+  e.dora_marker = seen(wall_->dora_indicators()[0]);
   for (int k = 0; k < kNumSeats; ++k) {
     auto tiles = wall_->haipai(k);
     std::sort(tiles.begin(), tiles.end());
     Tehai& t = e.tehais[at(e.oya.next(k))];
-    for (Tile x : tiles) t.push_back(Pai(x));
+    for (Tile x : tiles) t.push_back(seen(x));
   }
   outcome_ = {};
   riichi_pending_ = false;
@@ -110,7 +110,7 @@ bool Table::draw(Seat seat, bool rinshan) {
   Event e;
   e.type = EventType::tsumo;
   e.actor = seat;
-  e.pai = Pai(t);
+  e.pai = seen(t);
   emit(e);
   return true;
 }
@@ -203,7 +203,7 @@ void Table::kan(Seat seat, const Move& m) {
     wall_->reveal_kan_dora();
     Event d;
     d.type = EventType::dora;
-    d.dora_marker = Pai(wall_->dora_indicators()[static_cast<std::size_t>(wall_->indicators_revealed() - 1)]);
+    d.dora_marker = seen(wall_->dora_indicators()[static_cast<std::size_t>(wall_->indicators_revealed() - 1)]);
     emit(d);
   }
   response_to_ = m.type;
@@ -287,7 +287,7 @@ void Table::rinshan_after_kan(Seat seat, EventType kan_type) {
     wall_->reveal_kan_dora();
     Event d;
     d.type = EventType::dora;
-    d.dora_marker = Pai(wall_->dora_indicators()[static_cast<std::size_t>(wall_->indicators_revealed() - 1)]);
+    d.dora_marker = seen(wall_->dora_indicators()[static_cast<std::size_t>(wall_->indicators_revealed() - 1)]);
     emit(d);
   }
   ask_turn(seat, State::turn);
@@ -296,7 +296,7 @@ void Table::rinshan_after_kan(Seat seat, EventType kan_type) {
 void Table::hora(const FixedVec<Seat, 3>& winners, Seat from, Pai tile) {
   const bool tsumo = winners[0] == from;
   DoraMarkers ura;
-  for (Tile t : wall_->ura_indicators()) ura.push_back(Pai(t));
+  for (Tile t : wall_->ura_indicators()) ura.push_back(seen(t));
   for (int i = 0; i < winners.size(); ++i) {
     const Seat w = winners[i];
     const PlayerView& v = views_[at(w)];

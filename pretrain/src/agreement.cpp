@@ -5,6 +5,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
 #include "hydra/selfplay/bots.hpp"
@@ -44,7 +45,7 @@ DecisionAccuracy replay_game(const data::GameLog& log, std::uint64_t index, cons
 }  // namespace
 
 Agreement greedy_agreement(const std::vector<std::filesystem::path>& files, std::string_view rules) {
-  const game::TableRules& table = game::table_rules(rules);
+  const data::RulesChoice choice = data::RulesChoice::per_log(game::table_rules(rules));
   struct Slot {
     DecisionAccuracy acc;
     std::string error;
@@ -53,6 +54,7 @@ Agreement greedy_agreement(const std::vector<std::filesystem::path>& files, std:
   hydra::parallel_for(0, files.size(), [&](std::size_t i) {
     try {
       const data::GameLog log = data::read_log(files[i]);
+      const game::TableRules& table = choice.of(log);  // a Tenhou log's own rules
       data::require_supported(log, table, files[i].string());
       slots[i].acc = replay_game(log, i, table);
     } catch (const Error& e) {

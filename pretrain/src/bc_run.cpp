@@ -249,6 +249,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                     {"samples", samples_seen},
                     {"epochs", rep.epochs},
                     {"train_files", rep.files_total},
+                    {"train_files_per_rules", rep.files_per_rules},
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(bad)}};
@@ -294,6 +295,7 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   nlohmann::ordered_json out = {{"model", file.string()}, {"step", peek.step}, {"files", ds.files().size()}};
   out["validation"] = v.to_json();
   std::vector<data::BadFile> bad = ds.report().bad;
+  out["files_per_rules"] = ds.report().files_per_rules;
   if (o.greedy) {
     const Agreement g = greedy_agreement(ds.files());
     greedy = g.accuracy.accuracy(data::DecisionType::discard);

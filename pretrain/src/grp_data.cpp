@@ -7,6 +7,7 @@
 #include "hydra/common/log.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/data/replay.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/rules.hpp"
@@ -56,7 +57,7 @@ bool is_validation_file(std::string_view name, double fraction, game::MasterSeed
 
 GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed,
                           std::string_view rules) {
-  const game::TableRules& table = game::table_rules(rules);
+  const data::RulesChoice choice = data::RulesChoice::per_log(game::table_rules(rules));
   std::vector<fs::path> files;
   std::vector<std::string> names;  // what the split hashes
   for (const std::string& in : inputs) {
@@ -76,7 +77,7 @@ GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fra
   hydra::parallel_for(0, files.size(), [&](std::size_t i) {
     try {
       const data::GameLog log = data::read_log(files[i]);
-      const data::ReplayReport check = data::check_game(log, table, files[i].string());
+      const data::ReplayReport check = data::check_game(log, choice.of(log), files[i].string());
       if (check.status != data::ReplayStatus::pass) {
         slots[i].error = check.message;
         return;

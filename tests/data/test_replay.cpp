@@ -163,7 +163,7 @@ TEST(ReplayGameEnd, ALogThatGoesOnAfterTheRulesEndTheGameFails) {
   EXPECT_EQ(check_game(log, tenhou(), "g").status, ReplayStatus::pass);
   game::TableRules no_west = tenhou();
   no_west.name = "no-west";
-  no_west.extension = false;
+  no_west.extension_rounds = 0;
   const ReplayReport late = check_game(log, no_west, "g");
   EXPECT_EQ(late.status, ReplayStatus::fail);
   EXPECT_NE(late.message.find("start_kyoku after the game should have ended (no-west): kyoku W1-"), std::string::npos) << late.message;

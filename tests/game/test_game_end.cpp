@@ -41,19 +41,20 @@ struct Preset {
   int all_last;  // South 4 of a hanchan, East 4 of a tonpuusen
 };
 
+// Scores with the dealer of `round` holding `dealer`, the next seat `other` and the remaining two
+// seats splitting the rest of the 100,000 evenly.
+Scores with_dealer(int round, int dealer, int other) {
+  Scores s{};
+  const int oya = round % 4;
+  const int rest = (100000 - dealer - other) / 2;
+  for (int k = 0; k < kNumSeats; ++k) s[static_cast<std::size_t>((oya + k) % 4)] = k == 0 ? dealer : k == 1 ? other : rest;
+  return s;
+}
+
 class GameEndTenhou : public ::testing::TestWithParam<Preset> {
  protected:
   const TableRules& rules() const { return table_rules(GetParam().name); }
   int all_last() const { return GetParam().all_last; }
-  // Scores with the dealer of `round` holding `dealer`, the next seat `other` and the remaining
-  // two seats splitting the rest of the 100,000 evenly.
-  static Scores with_dealer(int round, int dealer, int other) {
-    Scores s{};
-    const int oya = round % 4;
-    const int rest = (100000 - dealer - other) / 2;
-    for (int k = 0; k < kNumSeats; ++k) s[static_cast<std::size_t>((oya + k) % 4)] = k == 0 ? dealer : k == 1 ? other : rest;
-    return s;
-  }
 };
 
 TEST_P(GameEndTenhou, AllLastDealerTenpaiAndTopWithTargetEndsTheGame) {
@@ -115,6 +116,40 @@ TEST(GameEnd, TenhouKyokuEndsAfterOneKyokuAndAllTenhouPresetsHaveTenpaiYame) {
   for (const char* name : {"tenhou", "tenhou-tonpuusen", "tenhou-kyoku", "mahjongsoul"}) {
     EXPECT_TRUE(table_rules(name).tenpai_yame) << name;
     EXPECT_TRUE(table_rules(name).agari_yame) << name;
+  }
+}
+
+// Tenhou's rules of March 2009 (tenhou-2009, tenhou-2009-tonpuusen; docs/RULES.md): the all-last
+// dealer who is tenpai at the exhaustive draw plays on even when top with >= 30,000 (a win still
+// ends the game), and the sudden death goes on from wind round to wind round, North 4 the last.
+TEST(GameEnd, Tenhou2009HasNoTenpaiYameAndItsExtensionGoesOnToNorth4) {
+  for (const auto& [name, all_last] : {std::pair{"tenhou-2009", 7}, std::pair{"tenhou-2009-tonpuusen", 3}}) {
+    SCOPED_TRACE(name);
+    const TableRules& r = table_rules(name);
+    const Scores top = with_dealer(all_last, 34000, 26000);
+    EXPECT_EQ(game_end(at_round(all_last), dealer_tenpai_draw(), top, r), GameEnd::none);
+    EXPECT_EQ(why_game_goes_on(at_round(all_last), dealer_tenpai_draw(), top, r), "the dealer's renchan: tenpai_yame is off");
+    const auto next = next_kyoku(at_round(all_last), dealer_tenpai_draw(), top, 0, r);
+    ASSERT_TRUE(next.has_value());
+    EXPECT_EQ(next->round, all_last);
+    EXPECT_EQ(next->honba, 1);
+    EXPECT_EQ(game_end(at_round(all_last), dealer_win(), top, r), GameEnd::agari_yame);
+    // Nobody at 30,000: every round after the scheduled ones follows, to North 4 (round 15).
+    for (int round = all_last; round < 15; ++round) {
+      const Scores low = with_dealer(round, 25000, 29000);
+      const auto after = next_kyoku(at_round(round), dealer_noten_draw(), low, 0, r);
+      ASSERT_TRUE(after.has_value()) << round;
+      EXPECT_EQ(after->round, round + 1);
+      EXPECT_EQ(game_end(at_round(round), dealer_noten_draw(), with_dealer(round, 25000, 30000), r),
+                GameEnd::target_reached)
+          << round;
+      // In the extension, too, the dealer's tenpai plays on.
+      if (round > all_last) {
+        EXPECT_EQ(game_end(at_round(round), dealer_tenpai_draw(), with_dealer(round, 31000, 29000), r), GameEnd::none)
+            << round;
+      }
+    }
+    EXPECT_EQ(game_end(at_round(15), dealer_noten_draw(), with_dealer(15, 25000, 29000), r), GameEnd::final_round);
   }
 }
 

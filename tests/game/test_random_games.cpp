@@ -206,7 +206,7 @@ TEST(RandomGames, TableRulesDecideHowGamesEnd) {
   };
   const TableRules& tenhou = table_rules("tenhou");
   TableRules no_west = tenhou;
-  no_west.extension = false;
+  no_west.extension_rounds = 0;
   const Seen with_west = run(tenhou), without_west = run(no_west);
   EXPECT_GT(with_west.west, 0);
   EXPECT_EQ(without_west.west, 0);

@@ -22,7 +22,8 @@ const std::string kTenhouText = R"({
     "double_daisuushii": false, "double_wind_pair_fu": 4
   },
   "table": {
-    "length": "hanchan", "start_score": 25000, "target_score": 30000, "extension": true,
+    "length": "hanchan", "start_score": 25000, "target_score": 30000, "extension_rounds": 1,
+    "red_fives": true,
     "tobi": true, "agari_yame": true, "tenpai_yame": true, "triple_ron_draw": true,
     "kokushi_ankan_chankan": false, "pao": true, "sticks_to_top": true, "oka": 20000,
     "uma_train": [3, 1, -1, -3], "uma_eval": [90, 45, 0, -135]
@@ -38,7 +39,8 @@ std::string edit(std::string text, const std::string& from, const std::string& t
 }
 
 TEST(Rules, PresetsAreTheFilesInConfigs) {
-  EXPECT_EQ(rules_preset_names(), (std::vector<std::string>{"mahjongsoul", "tenhou", "tenhou-kyoku", "tenhou-tonpuusen"}));
+  EXPECT_EQ(rules_preset_names(), (std::vector<std::string>{"mahjongsoul", "tenhou", "tenhou-2009", "tenhou-2009-tonpuusen",
+                                                            "tenhou-kyoku", "tenhou-tonpuusen"}));
   const std::filesystem::path dir = HYDRA_RULES_DIR;
   for (const auto& name : rules_preset_names()) {
     const TableRules file = load_rules(dir / (name + ".json"));
@@ -56,7 +58,8 @@ TEST(Rules, TenhouIsTheSpecsTable) {
   EXPECT_EQ(t.oka, 20000);  // (30,000 - 25,000) x 4 to first
   EXPECT_EQ(t.uma_train, (std::array<int, 4>{3, 1, -1, -3}));
   EXPECT_EQ(t.uma_eval, (std::array<int, 4>{90, 45, 0, -135}));
-  EXPECT_TRUE(t.extension);         // West round when nobody reached 30,000
+  EXPECT_EQ(t.extension_rounds, 1);  // West round when nobody reached 30,000, and no further
+  EXPECT_TRUE(t.red_fives);
   EXPECT_TRUE(t.tobi);
   EXPECT_TRUE(t.agari_yame);
   EXPECT_TRUE(t.tenpai_yame);       // the all-last dealer tenpai and top with >= 30,000 ends it
@@ -80,6 +83,63 @@ TEST(Rules, TenhouLengthsDifferInLengthOnly) {
     r.length = hanchan.length;
     EXPECT_TRUE(r == hanchan) << name;
   }
+}
+
+// Tenhou's rules of March 2009 (docs/RULES.md "Tenhou's rules by era"): no tenpai-yame, and the
+// extension goes on past the next wind round (to North 4 at the latest).
+TEST(Rules, Tenhou2009DiffersInTenpaiYameAndTheExtensionOnly) {
+  for (const auto& [old_name, new_name, last] :
+       {std::tuple{"tenhou-2009", "tenhou", 7}, std::tuple{"tenhou-2009-tonpuusen", "tenhou-tonpuusen", 3}}) {
+    TableRules old_rules = rules_preset(old_name);
+    const TableRules& today = rules_preset(new_name);
+    EXPECT_FALSE(old_rules.tenpai_yame) << old_name;
+    EXPECT_TRUE(old_rules.agari_yame) << old_name;
+    EXPECT_EQ(old_rules.extension_rounds, 3) << old_name;
+    EXPECT_EQ(old_rules.last_round(), last) << old_name;
+    EXPECT_EQ(old_rules.final_round(), 15) << old_name;  // North 4
+    old_rules.name = today.name;
+    old_rules.tenpai_yame = today.tenpai_yame;
+    old_rules.extension_rounds = today.extension_rounds;
+    EXPECT_TRUE(old_rules == today) << old_name;  // and nothing else differs
+  }
+  // A tonpuusen whose extension may last two wind rounds ends after West 4.
+  TableRules two = rules_preset("tenhou-tonpuusen");
+  two.extension_rounds = 2;
+  EXPECT_EQ(two.final_round(), 11);
+  two.extension_rounds = 0;
+  EXPECT_EQ(two.final_round(), 3);
+}
+
+// "+no-red" and "+no-kuitan" name a preset (or file) with those table options: Tenhou's lobbies
+// without red fives or without open tanyao.
+TEST(Rules, VariantsWithoutRedFivesOrKuitan) {
+  const TableRules& base = rules_preset("tenhou-2009-tonpuusen");
+  const TableRules& no_red = table_rules("tenhou-2009-tonpuusen+no-red");
+  EXPECT_EQ(no_red.name, "tenhou-2009-tonpuusen+no-red");
+  EXPECT_FALSE(no_red.red_fives);
+  EXPECT_TRUE(no_red.scoring.kuitan);
+  const TableRules& both = table_rules("tenhou-2009-tonpuusen+no-red+no-kuitan");
+  EXPECT_FALSE(both.red_fives);
+  EXPECT_FALSE(both.scoring.kuitan);
+  EXPECT_EQ(both.name, "tenhou-2009-tonpuusen+no-red+no-kuitan");
+  const TableRules& swapped = table_rules("tenhou-2009-tonpuusen+no-kuitan+no-red");
+  EXPECT_EQ(&table_rules("tenhou-2009-tonpuusen+no-kuitan+no-red"), &swapped);  // made once, then looked up
+  EXPECT_TRUE(swapped == both);  // either order
+  EXPECT_EQ(&table_rules(both.name), &both);
+  TableRules rest = both;
+  rest.name = base.name;
+  rest.red_fives = true;
+  rest.scoring.kuitan = true;
+  EXPECT_TRUE(rest == base);
+  EXPECT_EQ(rules_variant_name(base, false, true), "tenhou-2009-tonpuusen+no-red");
+  EXPECT_EQ(rules_variant_name(base, true, true), "tenhou-2009-tonpuusen");
+  EXPECT_EQ(rules_variant_name(no_red, false, false), "tenhou-2009-tonpuusen+no-red+no-kuitan");
+  const std::string file = std::string(HYDRA_RULES_DIR) + "/mahjongsoul.json";
+  EXPECT_FALSE(table_rules(file + "+no-red").red_fives);
+  EXPECT_EQ(table_rules(file + "+no-red").name, "mahjongsoul+no-red");
+  EXPECT_TRUE(table_rules("tenhou+no-red+no-red") == table_rules("tenhou+no-red"));
+  EXPECT_THROW(table_rules("+no-red"), Error);
+  EXPECT_THROW(table_rules("wrc+no-red"), Error);
 }
 
 TEST(Rules, TenhouAndMahjongSoulDifferWhereTheSpecSays) {
@@ -137,6 +197,9 @@ TEST(Rules, ParseIsStrict) {
   expect_error(edit(kTenhouText, "\"target_score\": 30000", "\"target_score\": 20000"), "table.target_score");
   expect_error(edit(kTenhouText, "\"start_score\": 25000", "\"start_score\": 25050"), "table.start_score");
   expect_error(edit(kTenhouText, "\"oka\": 20000", "\"oka\": -1"), "table.oka");
+  expect_error(edit(kTenhouText, "\"extension_rounds\": 1", "\"extension_rounds\": 4"), "table.extension_rounds: 4 must be in [0, 3]");
+  expect_error(edit(kTenhouText, "\"extension_rounds\": 1", "\"extension\": true"), "table.extension_rounds: missing");
+  expect_error(edit(kTenhouText, "\"red_fives\": true", "\"red_fives\": 3"), "table.red_fives: expected true or false");
   expect_error(edit(kTenhouText, "\"table\"", "\"tables\""), "table: missing or not an object");
   expect_error("{\"name\": \"x\"}", "scoring");
   expect_error("[1, 2", "custom.json");
@@ -152,7 +215,8 @@ TEST(Rules, NamesAndFiles) {
     table_rules("wrc");
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("mahjongsoul, tenhou, tenhou-kyoku, tenhou-tonpuusen"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("mahjongsoul, tenhou, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, tenhou-tonpuusen"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_THROW(table_rules("/nonexistent/rules.json"), Error);

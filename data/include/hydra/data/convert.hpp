@@ -36,12 +36,14 @@ struct ConvertResult {
   std::filesystem::path input, output;
   Status status = Status::failed;
   std::string message;  // the reason when not ok
+  std::string rules;    // the name of the rules the game is held to (empty: not read)
   std::size_t events = 0;
   int kyoku = 0;
 };
 
 // Converts one file into `out_dir` (written atomically; nothing is left behind on failure).
-// With write = false it only reads and checks the input.
+// With write = false it only reads and checks the input: that the rules the log names (a Tenhou
+// log's lobby and date, log_rules.hpp; else `tenhou`) can play it (start scores).
 ConvertResult convert_file(const std::filesystem::path& input, const std::filesystem::path& out_dir, bool write = true);
 
 }  // namespace hydra::data

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,7 +71,9 @@ struct DatasetOptions {
   int shuffle_buffer = 65536;
   bool repeat = true;               // start another pass (epoch) at the end; validation: false
   int files_in_flight = 0;          // files decoded at once (0 = 4 x hardware threads)
-  std::string rules = "tenhou";     // the table rules the logs are replayed under (a preset name)
+  // The rules the logs that name none are replayed under (a preset name or file); a Tenhou log is
+  // replayed under the rules of its lobby and date (log_rules.hpp).
+  std::string rules = "tenhou";
 };
 
 struct BadFile {
@@ -85,6 +88,7 @@ struct DatasetReport {
   std::int64_t epochs = 0;        // passes completed
   std::int64_t buffer_peak = 0;   // most samples the shuffle buffer ever held (<= shuffle_buffer)
   std::vector<BadFile> bad;       // each bad file once (not again in later passes)
+  std::map<std::string, std::int64_t> files_per_rules;  // first pass: files read, by the rules replayed under
   double seconds_gunzip = 0, seconds_parse = 0, seconds_replay = 0, seconds_encode = 0;  // CPU time shares
 };
 
@@ -127,7 +131,8 @@ struct ExtractStats {
 
 // Every sample of one game (no shuffle, no augmentation), in the order the decisions opened,
 // appended to `out`. Throws hydra::Error naming `name` and the event ("name:N", N the 1-based
-// event position, as replay.hpp) on an illegal event; `out` is then left as it was.
+// event position, as replay.hpp) on an illegal event; `out` is then left as it was. Without
+// `rules`: the rules the log names (a Tenhou log's lobby and date, log_rules.hpp), else tenhou.
 void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out);
 void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out, const game::TableRules& rules,
                      ExtractStats* stats = nullptr);

@@ -32,6 +32,9 @@ struct GameLog {
   // (tenhou.net/6 without "sc": such logs may stop anywhere). The replay checker holds a log to
   // its recorded end only.
   bool end_recorded = true;
+  // The Tenhou lobby type the source names (the mjlog's GO type), when it does; rules_named_by()
+  // (log_rules.hpp) also reads the log id in `uri`.
+  std::optional<unsigned> tenhou_type;
   // Whether the source gave the final scores (Mortal and RiichiEnv write end_game without them:
   // normalize() fills them in from the running scores, leftover riichi sticks to the top player).
   bool final_scores_recorded = true;

@@ -15,7 +15,9 @@
 //     source records its end (GameLog::end_recorded) must end exactly there, a later kyoku or an
 //     early end_game fails naming the kyoku and the rule; only logs partial by construction (no
 //     recorded end, a single kyoku, a fragment starting mid-game) are reported as partial.
-// A game played under rules the presets do not model is `skipped` with the reason.
+// A game played under rules the presets do not model is `skipped` with the reason. A file's rules
+// are its own where it names them (a Tenhou log: its lobby type and date, log_rules.hpp) when
+// the caller asks so (RulesChoice::per_log), else the ones given.
 //
 // Places are "file:N", N the 1-based position of the event in the game's normalised mjai stream
 // (for an mjai file: its line, up to Tenhou's reordering of dora events).
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "hydra/data/game_log.hpp"
+#include "hydra/data/log_rules.hpp"
 #include "hydra/game/rules.hpp"
 
 namespace hydra::data {
@@ -37,6 +40,7 @@ struct ReplayReport {
   std::string file;
   ReplayStatus status = ReplayStatus::pass;
   std::string message;  // the first failure, the skip reason or the read error
+  std::string rules;    // the name of the rules the game was checked under (empty: not read)
   int events = 0;
   int kyoku = 0;
   int decisions = 0;    // actor events checked for legality
@@ -53,8 +57,9 @@ struct ReplayReport {
 ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name);
 
 // Reads and checks one file in any format hydra reads (mjai in either dialect, Tenhou mjlog XML,
-// tenhou.net/6; convert.hpp). Read errors, corrupt files and unsupported rules become the
-// report's status, never an exception. Folders: data::collect_log_files (convert.hpp).
-ReplayReport check_file(const std::filesystem::path& file, const game::TableRules& rules);
+// tenhou.net/6; convert.hpp) under the rules `rules` picks for it. Read errors, corrupt files and
+// unsupported rules become the report's status, never an exception. Folders:
+// data::collect_log_files (convert.hpp).
+ReplayReport check_file(const std::filesystem::path& file, const RulesChoice& rules);
 
 }  // namespace hydra::data

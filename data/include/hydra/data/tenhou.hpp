@@ -2,8 +2,9 @@
 
 // Tenhou logs -> mjai events: the mjlog XML that Tenhou stores and the tenhou.net/6 JSON its
 // viewer exports (one object with every kyoku in `log`, or JSON lines with one kyoku each).
-// Both give the normalised GameLog of game_log.hpp; rules Hydra does not play (3-player, no red
-// fives, no open tanyao, chip or ratio lobbies, other start scores) throw UnsupportedRule.
+// Both give the normalised GameLog of game_log.hpp; rules Hydra does not play (3-player, chip or
+// ratio lobbies, other start scores) throw UnsupportedRule. An mjlog from a lobby without red
+// fives reads its fives as plain ones; the lobby's rules: log_rules.hpp.
 
 #include <filesystem>
 #include <string_view>

@@ -1,7 +1,8 @@
 #pragma once
 
 // Rules presets are data: one JSON file per preset in configs/rules/ (tenhou.json,
-// tenhou-tonpuusen.json, tenhou-kyoku.json, mahjongsoul.json), each with a "scoring" block (hand
+// tenhou-tonpuusen.json, tenhou-kyoku.json, tenhou-2009.json, tenhou-2009-tonpuusen.json,
+// mahjongsoul.json), each with a "scoring" block (hand
 // values) and a "table" block (game length, end conditions, abortive draws, liabilities, final
 // placement points). The files are compiled into the binary at build time, so a preset needs no
 // file lookup at run time, and are parsed once into the plain structs below; hot paths read
@@ -10,6 +11,7 @@
 //
 // Every key is required and unknown keys are errors, so a preset file always says everything.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -52,8 +54,8 @@ struct ScoringRules {
 
 enum class GameLength : std::uint8_t {
   one_kyoku,  // a single East 1 (training drills, tests)
-  tonpuusen,  // East round, South extension
-  hanchan,    // East and South rounds, West extension
+  tonpuusen,  // East round (extension: South, and on as TableRules::extension_rounds says)
+  hanchan,    // East and South rounds (extension: West, ...)
 };
 
 // "hanchan", "tonpuusen" or "kyoku" (the spellings of rules files and run configs); nullopt else.
@@ -67,7 +69,8 @@ struct TableRules {
   GameLength length{};
   int start_score{};
   int target_score{};           // return score: ends the last kyoku and the extension; oka base
-  bool extension{};             // sudden-death extension round when nobody reached target_score
+  int extension_rounds{};       // wind rounds of sudden-death extension at most (0: none), up to North 4
+  bool red_fives{};             // one red five per suit (Tenhou ids 16, 52, 88); else plain fives
   bool tobi{};                  // the game ends when a score goes below 0 (0 itself plays on)
   bool agari_yame{};            // the last dealer who wins while top may end the game
   bool tenpai_yame{};           // ... also when only tenpai at the exhaustive draw
@@ -79,9 +82,13 @@ struct TableRules {
   std::array<int, 4> uma_train{};  // placement points by rank (training reward)
   std::array<int, 4> uma_eval{};   // placement points by rank (evaluation reports)
 
-  // Round indices (0 = East 1 ... 15 = North 4): the last scheduled kyoku and the last one at all.
+  // Round indices (0 = East 1 ... 15 = North 4): the last scheduled kyoku and the last one at all
+  // (the extension's last kyoku, North 4 at the latest: no round wind comes after North).
+  static constexpr int kLastRoundIndex = 15;
   int last_round() const { return length == GameLength::hanchan ? 7 : length == GameLength::tonpuusen ? 3 : 0; }
-  int final_round() const { return extension && length != GameLength::one_kyoku ? last_round() + 4 : last_round(); }
+  int final_round() const {
+    return length == GameLength::one_kyoku ? last_round() : std::min(last_round() + 4 * extension_rounds, kLastRoundIndex);
+  }
 
   friend bool operator==(const TableRules&, const TableRules&) = default;
 
@@ -91,7 +98,8 @@ struct TableRules {
     v("length", length);
     v("start_score", start_score);
     v("target_score", target_score);
-    v("extension", extension);
+    v("extension_rounds", extension_rounds);
+    v("red_fives", red_fives);
     v("tobi", tobi);
     v("agari_yame", agari_yame);
     v("tenpai_yame", tenpai_yame);
@@ -109,10 +117,17 @@ struct TableRules {
 const TableRules& rules_preset(std::string_view name);
 std::vector<std::string> rules_preset_names();
 
-// A preset name, or else the path of a rules JSON file. A file is read and checked on first use
-// and kept for the life of the process, so the reference stays valid and later calls are lookups.
-// Throws hydra::Error naming the file and key, or listing the presets when neither matches.
+// A preset name, or else the path of a rules JSON file, either optionally followed by table
+// options: "+no-red" (table.red_fives false) and "+no-kuitan" (scoring.kuitan false), as Tenhou's
+// lobbies without red fives or open tanyao play ("tenhou-2009-tonpuusen+no-red+no-kuitan"). A file
+// or a variant is made on first use and kept for the life of the process, so the reference stays
+// valid and later calls are lookups. Throws hydra::Error naming the file and key, or listing the
+// presets when nothing matches.
 const TableRules& table_rules(std::string_view name_or_path);
+
+// The name table_rules() resolves to `base` with red fives and kuitan as given: the options once
+// each, "+no-red" before "+no-kuitan" (rules_variant_name(tenhou, false, true) = "tenhou+no-red").
+std::string rules_variant_name(const TableRules& base, bool red_fives, bool kuitan);
 
 // Parses a rules JSON text strictly; errors name `origin` and the key path.
 TableRules parse_rules(std::string_view json_text, std::string_view origin);

@@ -95,6 +95,8 @@ class Table {
   void abortive(RyukyokuReason reason);
   void end_kyoku();
   Event scored(EventType type);
+  // What the seats see of a wall tile: a red five only where the rules have red fives.
+  Pai seen(Tile t) const { return rules_.red_fives ? Pai(t) : Pai(t.type()); }
 
   TableRules rules_;
   GameKey key_;

@@ -22,8 +22,8 @@ struct Agreement {
 };
 
 // Discard decisions with a single legal action (the tsumogiri of a riichi hand) are forced, not
-// chosen, and are left out, as the dataset leaves them out. Files are replayed in parallel under
-// the rules preset `rules`.
+// chosen, and are left out, as the dataset leaves them out. Files are replayed in parallel, each
+// Tenhou log under the rules of its lobby and date (data/log_rules.hpp), others under `rules`.
 Agreement greedy_agreement(const std::vector<std::filesystem::path>& files, std::string_view rules = "tenhou");
 
 }  // namespace hydra::pretrain

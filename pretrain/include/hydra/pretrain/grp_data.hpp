@@ -45,7 +45,8 @@ struct GrpCorpus {
 };
 
 // Reads every log under `inputs` (folders searched recursively, or files) in parallel and
-// replay-checks it under the rules preset `rules` (data::check_game: an illegal event or a wrong
+// replay-checks it (data::check_game: each Tenhou log under the rules of its lobby and date,
+// data/log_rules.hpp, others under the rules preset `rules`; an illegal event or a wrong
 // payment makes a file bad, as it would for behaviour cloning); skips and reports bad files, drops
 // duplicate games (the same game converted from two formats) and splits by file.
 GrpCorpus load_grp_corpus(const std::vector<std::string>& inputs, double val_fraction, game::MasterSeed seed,

@@ -85,7 +85,7 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--model", f->model, "bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")->required();
   cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")")->check(integer_in(0, 3));
   cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->check(seed_value())->capture_default_str();
-  cmd->add_option("--rules", f->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", f->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
   cmd->add_option("--device", f->device, "device of a checkpoint agent: auto, cpu or cuda")->capture_default_str();
   cmd->add_flag("--sample", f->agent.sample, "a checkpoint agent samples from its policy instead of taking the argmax");
   cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")

@@ -91,7 +91,7 @@ void register_eval(CLI::App& app) {
       ->each([f](const std::string&) { f->seed_given = true; });
   cmd->add_flag("--json", f->json, "print the report as JSON");
   cmd->add_option("--logs", f->logs, "write every game as a gzipped mjai log into this folder");
-  cmd->add_option("--rules", f->eval.rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", f->eval.rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
   cmd->add_option("--threads", f->threads, "worker threads (0: all cores)")->check(integer_in(0, kMaxThreads))->capture_default_str();
   cmd->add_flag("--sequential", f->eval.sequential.enabled,
                 "stop early once the average-rank difference is settled (see docs/EVAL.md)");

@@ -229,7 +229,7 @@ void register_selfplay(CLI::App& app) {
       ->check(seed_value())
       ->each([opts](const std::string&) { opts->seed_given = true; });
   cmd->add_option("--out,-o", opts->out, "output folder (created if missing)")->required();
-  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->check(integer_in(0, kMaxThreads))->capture_default_str();
   cmd->add_option("--device", opts->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
   cmd->add_flag("--sample", opts->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");

@@ -42,7 +42,7 @@ struct RulesConfig {
   void visit(V& v) {
     // A preset name or a rules JSON file: checked by game::table_rules() when the run starts
     // (common/ does not know the presets).
-    v("preset", preset, "rules preset (tenhou, tenhou-tonpuusen, tenhou-kyoku, mahjongsoul) or a rules JSON file");
+    v("preset", preset, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file");
     v("length", length, "game length", OneOf{"hanchan", "tonpuusen", "kyoku"});
   }
 };

@@ -12,7 +12,6 @@
 #include <map>
 #include <optional>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -191,15 +190,29 @@ struct Tag {
   std::map<std::string, std::string> attrs;
 };
 
+// Every element's start tag with its attributes, read by hand (an mjlog is flat: tags with
+// name="value" attributes, no text that matters here).
 std::vector<Tag> tags_of(const std::string& xml) {
-  static const std::regex tag_re(R"(<([A-Za-z]+[0-9]*)((?:\s+[A-Za-z0-9]+="[^"]*")*)\s*/?>)");
-  static const std::regex attr_re(R"re(([A-Za-z0-9]+)="([^"]*)")re");
   std::vector<Tag> out;
-  for (std::sregex_iterator it(xml.begin(), xml.end(), tag_re), end; it != end; ++it) {
-    Tag t{(*it)[1].str(), {}};
-    const std::string attrs = (*it)[2].str();
-    for (std::sregex_iterator a(attrs.begin(), attrs.end(), attr_re); a != end; ++a) t.attrs[(*a)[1].str()] = (*a)[2].str();
-    out.push_back(std::move(t));
+  const auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t i = xml.find('<'); i != std::string::npos; i = xml.find('<', i)) {
+    std::size_t j = i + 1;
+    while (j < xml.size() && is_name(xml[j])) ++j;
+    Tag t{xml.substr(i + 1, j - i - 1), {}};
+    const std::size_t close = xml.find('>', j);
+    if (close == std::string::npos) break;
+    for (std::size_t k = j; k < close;) {
+      while (k < close && !is_name(xml[k])) ++k;
+      std::size_t e = k;
+      while (e < close && is_name(xml[e])) ++e;
+      if (e >= close || xml[e] != '=' || e + 1 >= close || xml[e + 1] != '"') break;
+      const std::size_t q = xml.find('"', e + 2);
+      if (q == std::string::npos || q > close) break;
+      t.attrs[xml.substr(k, e - k)] = xml.substr(e + 2, q - e - 2);
+      k = q + 1;
+    }
+    if (!t.name.empty() && std::isalpha(static_cast<unsigned char>(t.name[0]))) out.push_back(std::move(t));
+    i = close + 1;
   }
   return out;
 }

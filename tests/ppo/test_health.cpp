@@ -33,6 +33,14 @@ std::vector<std::string> feed(TrainingHealth& h, std::int64_t& step, const Scala
   return out;
 }
 
+// healthy() plus one update's games against the baseline: 6 of them at average rank `rank`.
+Scalars with_baseline(double rank) {
+  auto s = healthy();
+  s.emplace_back("rank/vs_baseline", rank);
+  s.emplace_back("rank/vs_baseline_games", 6);
+  return s;
+}
+
 bool mentions(const std::string& w, const std::string& a, const std::string& b) {
   return w.find(a) != std::string::npos && w.find(b) != std::string::npos;
 }
@@ -77,9 +85,7 @@ TEST(TrainingHealth, ValueWarmupUpdatesAndAWindowOfZeroAreNotJudged) {
 TEST(TrainingHealth, LosingToTheBaselineWarnsOnTheWindowMean) {
   TrainingHealth h(4);
   std::int64_t step = 0;
-  auto s = healthy();
-  s.emplace_back("rank/vs_baseline", 2.4);
-  s.emplace_back("rank/vs_baseline_games", 6);
+  const auto s = with_baseline(2.4);
   EXPECT_TRUE(feed(h, step, s, 10).empty());
   // One bad update does not move a window of four past 2.6 (mean 2.55); a second does (2.7).
   EXPECT_TRUE(feed(h, step, with(s, "rank/vs_baseline", 3.0), 1).empty());
@@ -99,9 +105,7 @@ TEST(TrainingHealth, LosingToTheBaselineWarnsOnTheWindowMean) {
 TEST(TrainingHealth, AStartWeakerThanItsBaselineIsJudgedAgainstItself) {
   TrainingHealth h(4);
   std::int64_t step = 0;
-  auto s = healthy();
-  s.emplace_back("rank/vs_baseline", 2.9);
-  s.emplace_back("rank/vs_baseline_games", 6);
+  const auto s = with_baseline(2.9);
   EXPECT_TRUE(feed(h, step, s, 20).empty());
   // Window mean 2.975: within 0.1 of the start.
   EXPECT_TRUE(feed(h, step, with(s, "rank/vs_baseline", 3.2), 1).empty());

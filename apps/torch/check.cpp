@@ -8,6 +8,8 @@
 // checkpoint writer and reader):
 //   bf16_*              bf16 autocast against fp32 on the device, per head, batched
 //   batched_vs_single   one forward of N positions against N forwards of one, fp32
+//   cuda_graphs         (CUDA with model.cuda_graphs) self-play's evaluate() replaying CUDA
+//                       graphs against the eager forward, several batch sizes
 //   update_finite       one PPO update of a fixed rollout: parameters and losses finite
 //   update_lowers_loss  ... and the PPO objective of that rollout lower after it than before
 //   checkpoint_weights  the updated network saved on the device, loaded on the CPU: every tensor equal
@@ -64,6 +66,10 @@ using Json = nlohmann::ordered_json;
 constexpr double kBf16Probability = 0.05;
 constexpr double kBf16Value = 0.05;
 constexpr double kFp32Agreement = 1e-4;
+// The same bf16 network through a CUDA graph at a padded batch (96 rows in the graph of 128)
+// may run other kernels than the eager pass: bf16 rounding differences of about 1e-3. A real
+// fault (stale weights, rows mixed or shifted, a lost copy) is off by 0.1 or more.
+constexpr double kGraphAgreement = 0.01;
 
 struct Check {
   Check(std::string n, std::string w, double v, double t, bool s = false, std::string nt = "")
@@ -128,6 +134,41 @@ void check_batched(selfplay::InferenceModel& net, const PositionTensors& pos, st
                               cat(&model::Outputs::tenpai), cat(&model::Outputs::danger)};
   out.push_back({"batched_vs_single", "batch of all vs one at a time, fp32: max error over the heads",
                  head_errors(batched, single, pos.legal).max(), kFp32Agreement});
+}
+
+// (b2) CUDA graphs: InferenceModel::evaluate (what self-play, eval and bots call) replaying the
+// captured graphs against the same call with eager forwards, on batches of all positions, one,
+// three quarters (a padded bucket) and five: probabilities and values.
+void check_graphs(selfplay::InferenceModel& net, const data::SampleBatch& s, const PositionTensors& pos,
+                  std::vector<Check>& out) {
+  if (!net.cuda_graphs()) return;
+  const std::int64_t n = pos.size();
+  std::vector<std::uint64_t> legal;
+  for (std::size_t i = 0; i < s.size(); ++i) legal.push_back(legal_bits(s, i));
+  const auto obs = pos.obs.contiguous();
+  const auto ctx = pos.context.contiguous();
+  const auto run = [&](bool graphs, std::int64_t count, std::vector<float>& probs, std::vector<float>& value) {
+    net.use_cuda_graphs(graphs);
+    probs.assign(static_cast<std::size_t>(count * selfplay::kActions), 0.0f);
+    value.assign(static_cast<std::size_t>(count), 0.0f);
+    const selfplay::PolicyBatch in{obs.data_ptr<float>(), ctx.data_ptr<float>(), legal.data(), static_cast<int>(count)};
+    net.evaluate(in, {probs.data(), value.data()});
+  };
+  double err = 0;
+  for (const std::int64_t count : {n, std::int64_t{1}, std::max<std::int64_t>(1, n * 3 / 4), std::min<std::int64_t>(n, 5)}) {
+    std::vector<float> pg, vg, pe, ve;
+    run(true, count, pg, vg);
+    run(false, count, pe, ve);
+    double rms = 0;
+    for (const float v : ve) rms += static_cast<double>(v) * v;
+    rms = std::sqrt(rms / static_cast<double>(ve.size()));
+    for (std::size_t i = 0; i < pg.size(); ++i) err = std::max(err, std::abs(static_cast<double>(pg[i]) - pe[i]));
+    for (std::size_t i = 0; i < vg.size(); ++i)
+      err = std::max(err, std::abs(static_cast<double>(vg[i]) - ve[i]) / std::max(1.0, rms));
+  }
+  net.use_cuda_graphs(true);
+  out.push_back({"cuda_graphs", "CUDA graph replay vs eager, self-play's evaluate: max error, policy and value", err,
+                 kGraphAgreement});
 }
 
 // The positions as a rollout of one-decision episodes: the logged action, V_old from the network,
@@ -309,6 +350,8 @@ void check(const CheckFlags& f) {
   phase("bf16 vs fp32");
   check_batched(net, pos, checks);
   phase("batched vs single");
+  check_graphs(net, positions.samples, pos, checks);
+  if (net.cuda_graphs()) phase("CUDA graphs vs eager");
   const auto rollout = fixed_rollout(positions.samples, learner, net, pos);
   check_update(learner, rollout, checks);
   phase("learner update");

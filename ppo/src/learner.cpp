@@ -56,23 +56,6 @@ model::Outputs forward(model::HydraNetImpl& net, const RolloutTensors& b, torch:
   return out.to_float();
 }
 
-// Total gradient norm before clipping, clipped in place like torch.nn.utils.clip_grad_norm_, but
-// kept on the device (LibTorch's C++ version returns a double, a sync per minibatch on CUDA).
-torch::Tensor clip_gradients(const std::vector<torch::Tensor>& params, double max_norm) {
-  std::vector<torch::Tensor> norms;
-  norms.reserve(params.size());
-  for (const auto& p : params)
-    if (p.grad().defined()) norms.push_back(p.grad().detach().norm(2).to(torch::kFloat));
-  if (norms.empty()) return torch::zeros({});
-  const auto total = torch::stack(norms).norm(2);
-  if (max_norm > 0) {
-    const auto coef = (max_norm / (total + 1e-6)).clamp_max(1.0);
-    for (const auto& p : params)
-      if (p.grad().defined()) p.grad().detach().mul_(coef.to(p.grad().scalar_type()));
-  }
-  return total;
-}
-
 // A Fisher-Yates permutation of 0..n-1 from xoshiro256** keyed by stream_key(master, label,
 // {update, epoch}), as an int64 tensor on `device`: the visiting order of one epoch.
 torch::Tensor epoch_order(game::MasterSeed master, std::string_view label, std::int64_t update, std::int64_t epoch,
@@ -286,6 +269,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
         in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
       }
       const auto terms = ppo_loss(in, settings);
+      if (epoch == 0 && k == 0) stats.approx_kl_start = terms.approx_kl.item<double>();
       // The policy after the first epoch, seen by the second epoch's first minibatch before it
       // steps, decides how many epochs this update gets (spec: 3, or 2 when approx-KL > 0.03).
       if (epoch == 1 && k == 0) {
@@ -300,8 +284,8 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       if (k == 0) ++stats.epochs;
       optimizer_->zero_grad();
       terms.total.backward();
-      sum_grad += clip_gradients(params, ppo.grad_clip).to(device_);
-      optimizer_->step();
+      sum_grad += model::clip_gradients(params, ppo.grad_clip).to(device_);
+      model::adamw_step(*optimizer_);
       ++steps;
       sum_policy += terms.policy.detach();
       sum_value += terms.value.detach();
@@ -436,8 +420,8 @@ double Learner::train_critic(const RolloutTensors& data, bool autocast) {
       const auto loss = (v.to(torch::kFloat).squeeze(1) - b.returns).pow(2).mean();
       critic_optimizer_->zero_grad();
       loss.backward();
-      clip_gradients(critic_->parameters(), cfg_.ppo.grad_clip);
-      critic_optimizer_->step();
+      model::clip_gradients(critic_->parameters(), cfg_.ppo.grad_clip);
+      model::adamw_step(*critic_optimizer_);
       sum += loss.detach();
       ++steps;
     }
@@ -572,6 +556,7 @@ metrics::Scalars UpdateStats::scalars() const {
       {"loss/kl_anchor", kl_anchor},
       {"ppo/approx_kl", approx_kl},
       {"ppo/approx_kl_first", approx_kl_first},
+      {"ppo/approx_kl_start", approx_kl_start},
       {"ppo/clip_fraction", clip_fraction},
       {"ppo/explained_variance", explained_variance},
       {"ppo/explained_variance_mc", explained_variance_mc},

@@ -92,8 +92,8 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
   optimizer_->zero_grad();
   l.total.backward();
   if (cfg_.pretrain.grad_clip > 0)
-    s.grad_norm = torch::nn::utils::clip_grad_norm_(net_->parameters(), cfg_.pretrain.grad_clip);
-  optimizer_->step();
+    s.grad_norm = model::clip_gradients(net_->parameters(), cfg_.pretrain.grad_clip).item<double>();
+  model::adamw_step(*optimizer_);
   ++steps_;
   s.loss = values(l);
   if (!std::isfinite(s.loss.total))

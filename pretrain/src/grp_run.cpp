@@ -245,8 +245,8 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
     optimizer->zero_grad();
     loss.backward();
     double grad_norm = 0;
-    if (cfg.pretrain.grad_clip > 0) grad_norm = torch::nn::utils::clip_grad_norm_(net->parameters(), cfg.pretrain.grad_clip);
-    optimizer->step();
+    if (cfg.pretrain.grad_clip > 0) grad_norm = model::clip_gradients(net->parameters(), cfg.pretrain.grad_clip).item<double>();
+    model::adamw_step(*optimizer);
     ++step;
     const double l = loss.item<double>();
     if (step % cfg.train.log_every == 0 || step == total) {

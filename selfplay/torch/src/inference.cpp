@@ -10,6 +10,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/precision.hpp"
+#include "cuda_graphs.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -40,6 +41,8 @@ std::shared_ptr<const InferenceModel::Weights> InferenceModel::copy_of(const mod
   }
   s->net->eval();
   s->version = version;
+  if (device_.is_cuda() && config_.cuda_graphs && detail::cuda_graphs_built())
+    s->graphs = std::make_shared<detail::GraphedForward>(s->net, device_, model::autocast_enabled(config_, device_.type()));
   return s;
 }
 
@@ -49,6 +52,8 @@ std::shared_ptr<const InferenceModel::Weights> InferenceModel::current() const {
 }
 
 std::int64_t InferenceModel::version() const { return current()->version; }
+
+bool InferenceModel::cuda_graphs() const { return graphs_on_.load() && current()->graphs != nullptr; }
 
 void InferenceModel::publish(const model::HydraNetImpl& learner, std::int64_t version) {
   // Copied outside the lock: forwards keep running on the old snapshot meanwhile.
@@ -83,6 +88,16 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
   const auto snap = current();
   torch::InferenceMode guard;
   const std::int64_t n = in.n;
+  // The masked softmax runs on the host (46 values per row) in fp32 whatever the autocast dtype,
+  // from one host tensor of logits and values [n, 47].
+  const auto finish = [&](const torch::Tensor& host) {
+    const float* h = host.data_ptr<float>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float* row = h + i * (kActions + 1);
+      masked_softmax(row, in.legal[i], out.probs + i * kActions);
+      out.value[i] = row[kActions];
+    }
+  };
   torch::Tensor obs, ctx;
   if (device_.is_cpu()) {
     // No copy at all: the network reads the caller's buffers.
@@ -97,6 +112,13 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
       std::memcpy(dst + i * (kObs + kContext), in.obs + i * kObs, sizeof(float) * static_cast<std::size_t>(kObs));
       std::memcpy(dst + i * (kObs + kContext) + kObs, in.context + i * kContext, sizeof(float) * kContext);
     }
+    if (snap->graphs && graphs_on_.load()) {
+      // Undefined when this snapshot's graphs failed to capture: the eager forward below.
+      if (const auto host = snap->graphs->run(staging); host.defined()) {
+        finish(host);
+        return;
+      }
+    }
     const auto dev = staging.to(device_, /*non_blocking=*/true);
     obs = dev.narrow(1, 0, kObs).view({n, encoder::kChannels, encoder::kTiles});
     ctx = dev.narrow(1, kObs, kContext);
@@ -108,15 +130,8 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
     logits = o.policy;
     value = o.value;
   }
-  // One device->host copy of the logits and values together; the masked softmax runs on the host
-  // (46 values per row) in fp32 whatever the autocast dtype.
-  const auto host = torch::cat({logits.to(torch::kFloat), value.to(torch::kFloat).reshape({n, 1})}, 1).cpu().contiguous();
-  const float* h = host.data_ptr<float>();
-  for (std::int64_t i = 0; i < n; ++i) {
-    const float* row = h + i * (kActions + 1);
-    masked_softmax(row, in.legal[i], out.probs + i * kActions);
-    out.value[i] = row[kActions];
-  }
+  // One device->host copy of the logits and values together.
+  finish(torch::cat({logits.to(torch::kFloat), value.to(torch::kFloat).reshape({n, 1})}, 1).cpu().contiguous());
 }
 
 std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device) {

@@ -54,6 +54,7 @@ struct ModelConfig {
   int channels = 256;
   bool cuda_bf16 = true;   // bf16 autocast for forward passes on CUDA
   bool cpu_bf16 = false;   // bf16 autocast on CPU (off: fp32)
+  bool cuda_graphs = true; // inference forwards on CUDA replay captured CUDA graphs
   int se_ratio = 16;       // squeeze-excitation bottleneck C -> C/se_ratio -> C
   int policy_channels = 64;
   int value_hidden = 512;
@@ -75,6 +76,7 @@ struct ModelConfig {
     v("channels", channels, "trunk channels (multiple of 32 for GroupNorm(32))", Range{32, 2048});
     v("cuda_bf16", cuda_bf16, "bf16 autocast for forward passes on CUDA");
     v("cpu_bf16", cpu_bf16, "bf16 autocast on CPU");
+    v("cuda_graphs", cuda_graphs, "self-play, eval and bot forwards on CUDA replay CUDA graphs (docs/GPU.md)");
     v("se_ratio", se_ratio, "squeeze-excitation reduction (channels / se_ratio hidden units)", Range{1, 256});
     v("policy_channels", policy_channels, "policy head 1x1 conv channels", Range{1, 1024});
     v("value_hidden", value_hidden, "value head hidden units", Range{1, 8192});

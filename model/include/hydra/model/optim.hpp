@@ -23,6 +23,22 @@ struct AdamWSettings {
 // with >= 2 dimensions), group 1 does not (biases and GroupNorm affine parameters).
 std::unique_ptr<torch::optim::AdamW> make_adamw(torch::nn::Module& net, const AdamWSettings& settings = {});
 
+// One AdamW step of `optimizer`, the arithmetic of torch::optim::AdamW::step. LibTorch's C++
+// step loops over the parameters, about ten kernels each (some 5,000 launches for the 40 x 256
+// network, most of a minibatch's time on a GPU); with `fused` every parameter group is one
+// multi-tensor kernel (at::_fused_adamw_, PyTorch's AdamW(fused=True)). The state stays in the
+// optimizer (step counts, moments), so checkpoints and resumes are the same either way; results
+// agree to float rounding. Parameters without a gradient are skipped, as by step().
+void adamw_step(torch::optim::AdamW& optimizer, bool fused);
+// fused on CUDA parameters, LibTorch's step elsewhere (the CPU runs keep their exact numbers).
+void adamw_step(torch::optim::AdamW& optimizer);
+
+// Total gradient norm of `params` before clipping (fp32, on the parameters' device; no sync),
+// the gradients scaled in place to at most `max_norm` when it is > 0, as
+// torch.nn.utils.clip_grad_norm_ (same arithmetic: norms of the gradients, their norm, one
+// factor clamped to 1). Multi-tensor kernels: a handful of launches for any number of tensors.
+torch::Tensor clip_gradients(const std::vector<torch::Tensor>& params, double max_norm);
+
 // Sets the learning rate of every parameter group.
 void set_lr(torch::optim::Optimizer& optimizer, double lr);
 

@@ -35,6 +35,10 @@ struct UpdateStats {
   double entropy = 0;            // mean entropy of the masked policy, nats
   double approx_kl = 0;          // mean over minibatches of E[(r - 1) - log r] before each step
   double approx_kl_first = 0;    // approx-KL after the first epoch (chooses epochs vs epochs_high_kl)
+  // approx-KL of the first minibatch before any step: the learner's policy against the actors'
+  // log pi_old on the same decisions. About 0 when both compute the same policy (bf16 autocast
+  // on other batch shapes, another device, another thread); far from 0 means they disagree.
+  double approx_kl_start = 0;
   double clip_fraction = 0;      // share of samples whose ratio left [1 - clip, 1 + clip]
   double explained_variance = 0; // of the baseline (V_old or the critic's V) against the GAE returns
   // The same against the Monte Carlo returns (the rewards to the episode's end, lambda = 1): it
@@ -67,7 +71,7 @@ struct UpdateStats {
   bool kl_stopped = false;       // kl_stop ended the epochs early
 
   // Tags: loss/policy, loss/value, loss/entropy, loss/tenpai, loss/danger, loss/kl_anchor,
-  // ppo/approx_kl, ppo/approx_kl_first, ppo/clip_fraction, ppo/explained_variance,
+  // ppo/approx_kl, ppo/approx_kl_first, ppo/approx_kl_start, ppo/clip_fraction, ppo/explained_variance,
   // ppo/explained_variance_mc, loss/critic,
   // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
   // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,

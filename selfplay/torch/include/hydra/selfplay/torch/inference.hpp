@@ -9,9 +9,11 @@
 // evaluate() enters torch::InferenceMode (and bf16 autocast on CUDA per model.cuda_bf16, on CPU
 // per model.cpu_bf16) in the calling thread, makes one host->device copy of the batch (pinned
 // staging on CUDA), and returns the masked softmax and the value. Safe to call from several
-// threads at once.
+// threads at once. On CUDA with model.cuda_graphs, the forward replays CUDA graphs captured per
+// batch bucket for each snapshot (docs/GPU.md "CUDA graphs"); forward() is always eager.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -28,6 +30,9 @@
 #include "hydra/selfplay/policy.hpp"
 
 namespace hydra::selfplay {
+namespace detail {
+class GraphedForward;
+}
 
 class InferenceModel final : public BatchPolicy {
  public:
@@ -47,18 +52,25 @@ class InferenceModel final : public BatchPolicy {
   model::Outputs forward(const torch::Tensor& obs, const torch::Tensor& context, bool autocast);
 
   torch::Device device() const { return device_; }
+  // Turns the CUDA graphs of evaluate() off (eager forwards) or back on; on by default where
+  // model.cuda_graphs and the device allow them. `hydra check` compares the two.
+  void use_cuda_graphs(bool on) { graphs_on_.store(on); }
+  // Whether evaluate() would replay CUDA graphs now.
+  bool cuda_graphs() const;
   const config::ModelConfig& model_config() const { return config_; }
 
  private:
   struct Weights {
     mutable model::HydraNet net{nullptr};  // forward() is non-const; the weights never change
     std::int64_t version = 0;
+    std::shared_ptr<detail::GraphedForward> graphs;  // CUDA with model.cuda_graphs, else null
   };
   std::shared_ptr<const Weights> current() const;
   std::shared_ptr<const Weights> copy_of(const model::HydraNetImpl& net, std::int64_t version) const;
 
   torch::Device device_;
   config::ModelConfig config_;
+  std::atomic<bool> graphs_on_{true};
   mutable std::mutex mu_;
   std::shared_ptr<const Weights> snapshot_;
 };

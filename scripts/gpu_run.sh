@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The GPU run of docs/GPU.md in one go, sized to a deadline: on a CUDA machine with a packed
+# bundle (scripts/package.sh) and the torch==2.11 (CUDA) package of python3 on PATH.
+#   scripts/gpu_run.sh --hydra HYDRA --mjai DIR --houou DIR --out DIR [--deadline SECONDS]
+#                      [--pretrain-minutes M] [--train-minutes M] [--selfplay-seconds S]
+#                      [--steps check,model,learner,selfplay,pretrain,train,eval,check_bc]
+#                      [--baseline OLD_HYDRA] [--train-set KEY=VALUE]...
+#                      [--config FILE --device DEV --blocks B --channels C]  (a CPU rehearsal)
+# Steps, in order of importance, each under its own time limit and never past the deadline:
+# nvidia-smi, `hydra info --torch`, `hydra check` (configs/h100.json), `hydra bench model`,
+# `bench learner`, `bench selfplay`, `hydra pretrain` of the 40 x 256 network on DIR (--houou),
+# `hydra train --config configs/h100.json` started from that checkpoint (2 value warm-up updates,
+# so the warm-up and the first minibatches' approx-KL are both measured), `hydra eval` of the
+# trained checkpoint on the CPU, `hydra check --model` of the behaviour-cloned checkpoint.
+# A failing step is reported and the next one runs. GPU memory and load are sampled each second
+# (nvidia-smi) into OUT/results/smi.csv. Writes OUT/log.txt (everything) and OUT/results.tar.gz
+# (the JSON reports, the runs' metrics.jsonl and logs).
+set -uo pipefail
+
+hydra=""; mjai=""; houou=""; out=""; deadline=540; pretrain_min=1.5; train_min=3; selfplay_s=20
+config=configs/h100.json; device=cuda; blocks=40; channels=256
+steps=check,model,learner,selfplay,pretrain,train,eval,check_bc; baseline=""; train_sets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hydra) hydra=$2; shift 2 ;;
+    --mjai) mjai=$2; shift 2 ;;
+    --houou) houou=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --deadline) deadline=$2; shift 2 ;;
+    --pretrain-minutes) pretrain_min=$2; shift 2 ;;
+    --train-minutes) train_min=$2; shift 2 ;;
+    --selfplay-seconds) selfplay_s=$2; shift 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    # Another hydra (an older build): bench model and bench learner run it too, side by side.
+    --baseline) baseline=$2; shift 2 ;;
+    # Extra --set KEY=VALUE for the train step (repeatable).
+    --train-set) train_sets+=(--set "$2"); shift 2 ;;
+    # For a rehearsal on a CPU machine: another config, device and pretraining network.
+    --config) config=$2; shift 2 ;;
+    --device) device=$2; shift 2 ;;
+    --blocks) blocks=$2; shift 2 ;;
+    --channels) channels=$2; shift 2 ;;
+    *) echo "gpu_run.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+for v in hydra mjai houou out; do
+  [ -n "${!v}" ] || { echo "gpu_run.sh: --$v is required" >&2; exit 2; }
+done
+res=$out/results
+runs=$(mktemp -d)
+mkdir -p "$res"
+exec > >(tee -a "$out/log.txt") 2>&1
+
+# Checkpoints stay behind (a 40 x 256 one with its optimizer state is hundreds of MB).
+pack() { tar -czf "$out/results.tar.gz" --exclude='*.ckpt' -C "$out" results -C "$runs" .; }
+trap pack EXIT
+
+left() { echo $((deadline - SECONDS)); }
+# step NAME LIMIT CMD...: runs CMD under min(LIMIT, time left), its stdout also in NAME.out.
+step() {
+  local name=$1 limit=$2; shift 2
+  local l; l=$(left)
+  [ "$limit" -gt "$l" ] && limit=$l
+  if [ "$limit" -le 5 ]; then echo "=== $name: skipped, the deadline is reached"; return 1; fi
+  echo "=== $name (t=${SECONDS}s, limit ${limit}s): $*"
+  local t0=$SECONDS
+  timeout -k 5 "$limit" "$@" > >(tee "$res/$name.out")
+  local rc=$?
+  echo "=== $name: exit $rc in $((SECONDS - t0)) s"
+  return $rc
+}
+
+nvidia-smi --query-gpu=timestamp,memory.used,memory.total,utilization.gpu,power.draw,clocks.sm \
+  --format=csv,noheader -l 1 > "$res/smi.csv" 2>/dev/null &
+smi=$!
+trap 'kill $smi 2>/dev/null; pack' EXIT
+nvidia-smi; nproc; free -g | head -2
+step info 60 "$hydra" info --torch || exit 1
+
+want() { [[ ",$steps," == *",$1,"* ]]; }
+
+want check && step check 120 "$hydra" check --device "$device" --config "$config" --data "$mjai"
+if want model; then
+  step bench_model 60 "$hydra" bench model --config "$config" --device "$device" --json
+  step bench_model_eager 60 "$hydra" bench model --config "$config" --device "$device" --set model.cuda_graphs=false --json
+  [ -n "$baseline" ] && step bench_model_baseline 60 "$baseline" bench model --config "$config" --device "$device" --json
+fi
+if want learner; then
+  step bench_learner 90 "$hydra" bench learner --config "$config" --device "$device" --seconds 10 --json
+  [ -n "$baseline" ] && step bench_learner_baseline 90 "$baseline" bench learner --config "$config" --device "$device" --seconds 10 --json
+fi
+want selfplay && step bench_selfplay 180 "$hydra" bench selfplay --config "$config" --device "$device" --seconds "$selfplay_s" --json
+
+# Behaviour cloning of the full-size network on real games (40 x 256, bf16, batch 1024).
+if want pretrain; then
+  step pretrain $(awk "BEGIN{print int($pretrain_min * 60 + 90)}") "$hydra" pretrain \
+    --config configs/pretrain.json --set model.blocks=$blocks --set model.channels=$channels \
+    --set model.cuda_bf16=true --set pretrain.batch=1024 --set train.log_every=20 \
+    --set train.checkpoint_every=100000 --set pretrain.val_every=400 --set pretrain.val_max_samples=20000 \
+    --data "$houou" --device "$device" --seed 1 --max-minutes "$pretrain_min" --run-dir "$runs/pretrain"
+fi
+bc=$(ls "$runs"/pretrain/checkpoints/*.ckpt 2>/dev/null | tail -1)
+init=()
+[ -n "$bc" ] && init=(--set "ppo.init=$bc" --set ppo.value_warmup=2)
+
+# PPO from that checkpoint, with whatever time is left but what the last two steps need.
+reserve=0
+want eval && reserve=$((reserve + 60))
+want check_bc && reserve=$((reserve + 40))
+budget=$(( $(left) - reserve ))
+minutes=$(awk "BEGIN{m = $budget / 60 - 1; if (m > $train_min) m = $train_min; print (m > 0.5 ? m : 0.5)}")
+want train && step train $(( budget > 60 ? budget : 60 )) "$hydra" train --config "$config" --device "$device" \
+  "${init[@]}" "${train_sets[@]}" --seed 1 --max-minutes "$minutes" --run-dir "$runs/train"
+ppo=$(ls "$runs"/train/checkpoints/*.ckpt 2>/dev/null | tail -1)
+
+if want eval && [ -n "$ppo" ]; then
+  step eval_cpu 90 "$hydra" eval --challenger "$ppo" --champion bot:greedy --seeds 4 --seed 1 --device cpu --json
+fi
+if want check_bc && [ -n "$bc" ]; then
+  step check_bc 60 "$hydra" check --device "$device" --model "$bc" --data "$mjai"
+fi
+ls -la "$runs"/*/checkpoints 2>/dev/null
+echo "=== done at t=${SECONDS}s"

@@ -1,5 +1,5 @@
-// hydra bench model | learner | selfplay: throughput of the network, the PPO update and
-// self-play on a device (apps/torch/bench_model.cpp measures; docs/GPU.md reads the numbers).
+// hydra bench model | learner | selfplay | pretrain: throughput of the network, the PPO update,
+// self-play and behaviour cloning on a device (apps/torch/bench_model.cpp measures; docs/GPU.md reads the numbers).
 
 #include <memory>
 
@@ -38,6 +38,15 @@ void register_bench_model(CLI::App& bench) {
       ->check(number_in(0.0, 86400.0))
       ->capture_default_str();
   sp->callback([fs] { torch_side::bench_selfplay(*fs); });
+
+  auto* pt = bench.add_subcommand("pretrain", "Behaviour cloning: samples/s of the data pipeline and of the learner, and their ratio");
+  auto fp = std::make_shared<BenchPretrainFlags>();
+  fp->model.add_to(*pt);
+  pt->add_option("--data", fp->data, "log folders, files or globs (replace pretrain.data)");
+  pt->add_option("--seconds", fp->seconds, "seconds of each phase (pipeline, then learner)")
+      ->check(number_in(0.0, 86400.0))
+      ->capture_default_str();
+  pt->callback([fp] { torch_side::bench_pretrain(*fp); });
 }
 
 }  // namespace hydra::apps

@@ -115,7 +115,7 @@ void bench_hand(const std::string& data_flag, double seconds, bool json) {
 }  // namespace
 
 void register_bench(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "Measure throughput: on one core (hand, engine, encoder) or on a device (model, learner, selfplay)");
+  auto* bench = app.add_subcommand("bench", "Measure throughput: on one core (hand, engine, encoder) or on a device (model, learner, selfplay, pretrain)");
   bench->require_subcommand(1);
   auto* hand = bench->add_subcommand("hand", "Shanten hands/s (ara_p normal set) and full agari scorings/s (5,000 majiang cases)");
   struct Opts {

@@ -49,6 +49,7 @@ void check(const CheckFlags&) { require(); }
 void bench_model(const BenchModelFlags&) { require(); }
 void bench_learner(const BenchLearnerFlags&) { require(); }
 void bench_selfplay(const BenchSelfplayFlags&) { require(); }
+void bench_pretrain(const BenchPretrainFlags&) { require(); }
 selfplay::PolicyLoader policy_loader(int) {
   // Commands decide before they start (ModelAgents::is_checkpoint) and call require() first.
   return [](const std::string& path, const std::string&) -> std::shared_ptr<selfplay::BatchPolicy> {

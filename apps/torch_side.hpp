@@ -52,7 +52,7 @@ struct CheckFlags {
   int positions = 128;
 };
 
-// hydra bench model | learner | selfplay (bench_model.cpp; docs/GPU.md).
+// hydra bench model | learner | selfplay | pretrain (bench_model.cpp; docs/GPU.md, docs/PRETRAIN.md).
 struct BenchModelFlags {
   ModelFlags model;
   std::vector<int> batch_sizes;  // empty: 1,16,64,256,1024 on CUDA, up to 256 on the CPU
@@ -67,6 +67,11 @@ struct BenchLearnerFlags {
 struct BenchSelfplayFlags {
   ModelFlags model;
   double seconds = 10.0;
+};
+struct BenchPretrainFlags {
+  ModelFlags model;
+  std::vector<std::string> data;  // --data: replaces pretrain.data
+  double seconds = 10.0;          // per phase
 };
 
 namespace torch_side {
@@ -98,6 +103,7 @@ void check(const CheckFlags& f);
 void bench_model(const BenchModelFlags& f);
 void bench_learner(const BenchLearnerFlags& f);
 void bench_selfplay(const BenchSelfplayFlags& f);
+void bench_pretrain(const BenchPretrainFlags& f);
 
 }  // namespace torch_side
 

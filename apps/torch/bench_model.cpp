@@ -39,6 +39,7 @@
 #include "hydra/model/flops.hpp"
 #include "hydra/model/precision.hpp"
 #include "hydra/ppo/learner.hpp"
+#include "hydra/pretrain/bc.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
@@ -239,12 +240,96 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   else std::printf("; peak unknown for this device (give --peak-tflops)\n");
 }
 
-// ---- selfplay -----------------------------------------------------------------------------
-
 // The game workers' thread count (oneTBB's, after --threads).
 int cpu_threads() {
   return static_cast<int>(oneapi::tbb::global_control::active_value(oneapi::tbb::global_control::max_allowed_parallelism));
 }
+
+// ---- pretrain -----------------------------------------------------------------------------
+
+// Behaviour cloning's two halves apart: the data pipeline (`hydra pretrain`'s training stream:
+// decode, replay, encode, shuffle, augment; producer thread and parallel decode) drawing batches
+// of pretrain.batch with nothing consuming them, then BcLearner::step on batches it already has.
+// Each phase runs --seconds after its warm-up (the pipeline's first batch fills the shuffle
+// buffer; the learner's first step chooses kernels and makes the AdamW state). The ratio says
+// whether the pipeline keeps the learner busy: >= 10 leaves it under a tenth of the machine.
+void run_bench_pretrain(const BenchPretrainFlags& f) {
+  const auto threads = limit_threads(f.model);
+  config::Config cfg = f.model.load();
+  if (!f.data.empty()) cfg.pretrain.data = f.data;
+  if (cfg.pretrain.data.empty()) throw Error("bench pretrain: no logs: give --data DIR or a config with pretrain.data");
+  const torch::Device device = resolve_device(f.model);
+  const game::MasterSeed seed{f.model.seed};
+  const auto batch = static_cast<std::size_t>(cfg.pretrain.batch);
+
+  data::Dataset stream(pretrain::dataset_options(cfg, seed, false));
+  log::info("bench pretrain: {} training files; filling the shuffle buffer ({} samples)", stream.files().size(),
+            cfg.pretrain.shuffle_buffer);
+  constexpr std::size_t kKept = 8;  // batches the learner phase cycles through
+  std::vector<data::SampleBatch> kept(1);
+  if (stream.next(kept[0], batch) == 0) throw Error("bench pretrain: the logs hold no decision");
+  std::int64_t pipe_samples = 0;
+  const auto t0 = Clock::now();
+  data::SampleBatch b;
+  do {
+    const auto n = stream.next(b, batch);
+    pipe_samples += static_cast<std::int64_t>(n);
+    if (kept.size() < kKept) kept.push_back(b);
+  } while (since(t0) < f.seconds);
+  const double pipe_seconds = since(t0);
+  const double pipe_rate = static_cast<double>(pipe_samples) / pipe_seconds;
+  const auto report = stream.report();
+  log::info("bench pretrain: pipeline {:.0f} samples/s; learner next", pipe_rate);
+
+  pretrain::BcLearner learner(cfg, device, /*total_steps=*/1000000, f.model.seed);
+  (void)learner.step(kept[0]);
+  std::int64_t steps = 0, learn_samples = 0;
+  const auto t1 = Clock::now();
+  do {
+    const auto& x = kept[static_cast<std::size_t>(steps) % kept.size()];
+    (void)learner.step(x);  // reads its losses back: a sync per step, as in training
+    learn_samples += static_cast<std::int64_t>(x.size());
+    ++steps;
+  } while (since(t1) < f.seconds);
+  const double learn_seconds = since(t1);
+  const double learn_rate = static_cast<double>(learn_samples) / learn_seconds;
+
+  const Json head = model_head(cfg, device);
+  Json j{{"bench", "pretrain"}};
+  j.update(head);
+  j["batch"] = cfg.pretrain.batch;
+  j["files"] = stream.files().size();
+  j["pipeline"] = {{"samples", pipe_samples},
+                   {"seconds", pipe_seconds},
+                   {"samples_per_s", pipe_rate},
+                   {"files_read", report.files_read},
+                   {"bad_files", report.bad.size()},
+                   {"cpu_seconds", {{"gunzip", report.seconds_gunzip},
+                                    {"parse", report.seconds_parse},
+                                    {"replay", report.seconds_replay},
+                                    {"encode", report.seconds_encode}}}};
+  j["learner"] = {{"steps", steps}, {"seconds", learn_seconds}, {"samples_per_s", learn_rate}};
+  j["pipeline_over_learner"] = pipe_rate / learn_rate;
+  j["cpu_threads"] = cpu_threads();
+  if (f.model.json) {
+    std::cout << json::dump(j, 2) << "\n";
+    return;
+  }
+  print_head(head);
+  std::printf("pipeline  %12.0f samples/s   (%lld samples in %.1f s, batch %d; %lld file reads of %zu files, %zu bad)\n", pipe_rate,
+              static_cast<long long>(pipe_samples), pipe_seconds, cfg.pretrain.batch,
+              static_cast<long long>(report.files_read), stream.files().size(), report.bad.size());
+  std::printf("          CPU seconds since the start: gunzip %.1f  parse %.1f  replay %.1f  encode %.1f\n",
+              report.seconds_gunzip, report.seconds_parse, report.seconds_replay, report.seconds_encode);
+  std::printf("learner   %12.0f samples/s   (%lld steps in %.1f s)\n", learn_rate, static_cast<long long>(steps),
+              learn_seconds);
+  std::printf("pipeline / learner %.1f  (%s)\n", pipe_rate / learn_rate,
+              pipe_rate >= 10 * learn_rate ? ">= 10: the pipeline keeps the learner busy with a tenth of the machine"
+                                           : "< 10: the pipeline takes a large share of the machine or starves the learner");
+}
+
+// ---- selfplay -----------------------------------------------------------------------------
+
 
 
 void run_bench_selfplay(const BenchSelfplayFlags& f) {
@@ -328,6 +413,7 @@ namespace torch_side {
 void bench_model(const BenchModelFlags& f) { run_bench_model(f); }
 void bench_learner(const BenchLearnerFlags& f) { run_bench_learner(f); }
 void bench_selfplay(const BenchSelfplayFlags& f) { run_bench_selfplay(f); }
+void bench_pretrain(const BenchPretrainFlags& f) { run_bench_pretrain(f); }
 
 }  // namespace torch_side
 }  // namespace hydra::apps

@@ -20,12 +20,6 @@
 #include "run_common.hpp"
 
 namespace hydra::pretrain {
-namespace {
-
-namespace fs = std::filesystem;
-
-// Greedy agreement replays whole games on the CPU: a sample of the held-out files is enough.
-constexpr std::size_t kGreedyFiles = 500;
 
 data::DatasetOptions dataset_options(const config::Config& cfg, game::MasterSeed seed, bool validation) {
   data::DatasetOptions o;
@@ -39,6 +33,14 @@ data::DatasetOptions dataset_options(const config::Config& cfg, game::MasterSeed
   o.rules = cfg.rules.preset;
   return o;
 }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Greedy agreement replays whole games on the CPU: a sample of the held-out files is enough.
+constexpr std::size_t kGreedyFiles = 500;
+
 
 // The held-out split, or nullopt (with a warning) when it holds no file.
 std::unique_ptr<data::Dataset> open_validation(const config::Config& cfg, game::MasterSeed seed) {

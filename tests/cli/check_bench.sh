@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check_bench.sh HYDRA: `hydra check --device cpu` on the quickstart model passes every check,
 # each number within its threshold in --json; `hydra bench model|learner|selfplay --json` print
-# every documented field with positive values (speed itself is measured, never asserted). Small
+# every documented field with positive values, and `bench pretrain` on the shared mjai logs (speed itself is measured, never asserted). Small
 # inputs and one thread keep it to seconds on a shared machine.
 set -eu
 hydra=$1
@@ -10,13 +10,18 @@ check=$("$hydra" check "${common[@]}" --positions 24 --json)
 model=$("$hydra" bench model "${common[@]}" --batch-sizes 1,8 --seconds 0.05 --json)
 learner=$("$hydra" bench learner "${common[@]}" --samples 64 --set ppo.minibatch=32 --seconds 0 --peak-tflops 1 --json)
 selfplay=$("$hydra" bench selfplay "${common[@]}" --set selfplay.games=2 --set ppo.rollout_samples=1 --set ppo.minibatch=1 --seconds 0 --json)
-# Real positions from logs too, when the shared data is there.
+# Real positions from logs too, and the pretraining bench, when the shared data is there.
+pretrain='{}'
 if [ -n "${HYDRA_TESTDATA:-}" ] && [ -d "$HYDRA_TESTDATA/mjai" ]; then
   "$hydra" check "${common[@]}" --positions 16 --data "$HYDRA_TESTDATA/mjai" --json | grep -q '"passed": true'
+  pretrain=$("$hydra" bench pretrain "${common[@]}" --data "$HYDRA_TESTDATA/mjai" --set pretrain.batch=32 \
+    --set pretrain.shuffle_buffer=256 --seconds 0 --json)
+else
+  echo "check_bench.sh: HYDRA_TESTDATA not set: bench pretrain not run"
 fi
-python3 - "$check" "$model" "$learner" "$selfplay" <<'PY'
+python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" <<'PY'
 import json, math, sys
-check, model, learner, selfplay = (json.loads(a) for a in sys.argv[1:])
+check, model, learner, selfplay, pretrain = (json.loads(a) for a in sys.argv[1:])
 
 def positive(obj, keys, where):
     for k in keys:
@@ -57,5 +62,14 @@ assert selfplay["games"] == 2, selfplay  # one game per slot when one sample is 
 assert math.isclose(selfplay["games_per_hour"], 3600 * selfplay["games"] / selfplay["wall_s"], rel_tol=1e-9), selfplay
 for k, v in selfplay["share_of_wall"].items():
     assert math.isclose(v, selfplay["seconds"][k] / selfplay["wall_s"], rel_tol=1e-9), (k, selfplay)
+if pretrain:
+    assert pretrain["bench"] == "pretrain" and pretrain["batch"] == 32 and pretrain["cpu_threads"] == 1, pretrain
+    positive(pretrain, ["files", "pipeline_over_learner"], "pretrain")
+    positive(pretrain["pipeline"], ["samples", "seconds", "samples_per_s", "files_read"], "pretrain pipeline")
+    positive(pretrain["learner"], ["steps", "seconds", "samples_per_s"], "pretrain learner")
+    assert pretrain["pipeline"]["bad_files"] == 0, pretrain
+    p, l = pretrain["pipeline"], pretrain["learner"]
+    assert math.isclose(p["samples_per_s"], p["samples"] / p["seconds"], rel_tol=1e-9), p
+    assert math.isclose(pretrain["pipeline_over_learner"], p["samples_per_s"] / l["samples_per_s"], rel_tol=1e-9), pretrain
 print("check_bench.sh: check passes on the quickstart model; bench model, learner and selfplay JSON complete")
 PY

@@ -35,6 +35,10 @@ BcBatch to_tensors(const data::SampleBatch& batch, const torch::Device& device);
 // decision type, and feeds the discard decisions to the baseline.
 void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, DecisionAccuracy& acc);
 
+// The stream `hydra pretrain` trains on (validation false) or validates on (true) under `cfg`:
+// pretrain.data, its split, shuffle buffer and augmentation, rules.preset for logs that name none.
+data::DatasetOptions dataset_options(const config::Config& cfg, game::MasterSeed seed, bool validation);
+
 struct LossValues {
   double total = 0, policy = 0, value = 0, grp = 0, tenpai = 0, danger = 0;
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pretrain_bad_files.sh HYDRA: a folder mixing three good real games with one bad file of each
-# kind (corrupt gzip, truncated gzip, broken JSON, an illegal event): `hydra pretrain` and
+# kind (corrupt gzip, truncated gzip, broken JSON, an illegal event, not a log at all, and - with
+# the Houou corpus - a 3-player Tenhou log): `hydra pretrain` and
 # `hydra grp` train on the good games, name every bad file with its reason, and exit 0.
 # Skips (exit 77) without HYDRA_TESTDATA.
 set -u
@@ -22,11 +23,20 @@ head -c $((size / 2)) "$src" > "$dir/logs/bad_truncated.json.gz"
 gzip -dc "$src" | awk 'NR == 20 { print substr($0, 1, 15); next } { print }' | gzip > "$dir/logs/bad_json.json.gz"
 # Illegal event: the first draw repeated (a second tsumo before the discard).
 gzip -dc "$src" | awk '{ print } /"type":"tsumo"/ && !done { print; done = 1 }' | gzip > "$dir/logs/bad_event.json.gz"
+# Not a log: a gzip of plain text under a log's name.
+echo "these are not the logs you are looking for" | gzip > "$dir/logs/bad_notalog.json.gz"
+bad=(bad_corrupt.json.gz bad_truncated.json.gz bad_json.json.gz bad_event.json.gz bad_notalog.json.gz)
+# A foreign game: a real Houou log relabelled as a 3-player table (GO type 185 = 169 + sanma bit).
+houou=$(ls "$HYDRA_TESTDATA"/houou/hanchan_2022/*.mjlog.xml.gz 2>/dev/null | head -n 1)
+if [ -n "$houou" ]; then
+  gzip -dc "$houou" | sed 's/<GO type="[0-9]*"/<GO type="185"/' | gzip > "$dir/logs/bad_sanma.mjlog.xml.gz"
+  bad+=(bad_sanma.mjlog.xml.gz)
+fi
 
 fail() { echo "pretrain_bad_files.sh: $*" >&2; exit 1; }
 check_named() {  # OUTPUT: every bad file named on a "bad file" line
-  for f in bad_corrupt bad_truncated bad_json bad_event; do
-    printf '%s\n' "$1" | grep -q "bad file .*$f.json.gz" || fail "$f.json.gz is not reported"
+  for f in "${bad[@]}"; do
+    printf '%s\n' "$1" | grep -q "bad file .*$f" || fail "$f is not reported"
   done
 }
 out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/run" --max-steps 3 --seed 5 \
@@ -36,7 +46,7 @@ printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "pretrain exit code $rc"
 check_named "$out"
 printf '%s\n' "$out" | grep -q "pretrain: step 3, checkpoint" || fail "pretrain did not train 3 steps"
-[ "$(grep -c '"file":' "$dir/run/report.json")" -eq 4 ] || fail "report.json does not list exactly the 4 bad files"
+[ "$(grep -c '"file":' "$dir/run/report.json")" -eq "${#bad[@]}" ] || fail "report.json does not list exactly the ${#bad[@]} bad files"
 grep -q 'bad_json.json.gz' "$dir/run/report.json" || fail "report.json misses bad_json.json.gz"
 
 out=$("$hydra" grp --data "$dir/logs" --run-dir "$dir/grp" --max-steps 5 --seed 5 --set pretrain.val_fraction=0 \
@@ -45,4 +55,4 @@ printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "grp exit code $rc"
 check_named "$out"
 printf '%s\n' "$out" | grep -q "3 training games" || fail "grp did not train on the 3 good games"
-echo "pretrain_bad_files.sh: trained on the good games, reported the 4 bad ones"
+echo "pretrain_bad_files.sh: trained on the good games, reported the ${#bad[@]} bad ones"

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "hydra/common/error.hpp"
@@ -21,40 +22,31 @@ constexpr std::size_t kHashBlockBytes = 128;     // SHA-512 input per digest: 32
 constexpr std::size_t kDigestBytes = 64;         // one digest: 16 rnd words
 constexpr int kRndWords = kMtWordsPerKyoku / 2;  // 144
 
-// The value of a base64 character, or -1.
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
+constexpr std::string_view kBase64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-// Standard base64 (RFC 4648: 4-character groups, '=' padding only at the end); `what` names the
-// text in errors.
+// Standard base64 (RFC 4648: 4-character groups, '=' padding only at the end), decoded by
+// OpenSSL's EVP_DecodeBlock after the checks that let an error say what is wrong; `what` names
+// the text in errors.
 std::string decode_base64(std::string_view text, const std::string& what) {
   std::size_t end = text.size();
   while (end > 0 && text[end - 1] == '=' && text.size() - end < 2) --end;
-  std::string out;
-  out.reserve(end * 3 / 4);
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (std::size_t i = 0; i < end; ++i) {
-    const int v = base64_value(text[i]);
-    if (v < 0)
-      throw Error(what + ": '" + text::excerpt(text.substr(i, 1)) + "' at base64 character " + std::to_string(i + 1) +
-                  " is not a base64 character");
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
+  if (const auto bad = text.substr(0, end).find_first_not_of(kBase64Alphabet); bad != std::string_view::npos)
+    throw Error(what + ": '" + text::excerpt(text.substr(bad, 1)) + "' at base64 character " + std::to_string(bad + 1) +
+                " is not a base64 character");
   if (text.size() % 4 != 0)
     throw Error(what + ": " + std::to_string(text.size()) + " base64 characters, not a multiple of 4 (truncated?)");
-  if ((acc & ((1u << bits) - 1)) != 0) throw Error(what + ": the last base64 character has bits set beyond the data");
+  // A padded group's last character may carry no bits beyond the data (RFC 4648 canonical form).
+  if (const std::size_t pad = text.size() - end; pad > 0 && end > 0) {
+    const auto last = kBase64Alphabet.find(text[end - 1]);
+    if ((last & ((1u << (2 * pad)) - 1)) != 0)
+      throw Error(what + ": the last base64 character has bits set beyond the data");
+  }
+  std::string out(text.size() / 4 * 3, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+  if (n < 0 || static_cast<std::size_t>(n) != out.size()) throw Error(what + ": not valid base64");
+  // EVP_DecodeBlock counts the bytes of a padded group as three; the '=' characters stand for none.
+  out.resize(out.size() - (text.size() - end));
   return out;
 }
 

@@ -195,13 +195,15 @@ void Engine::Impl::layout(Group& g) {
   });
 }
 
-// One evaluate() per policy, chunked by max_batch.
+// One evaluate() per policy, chunked by max_batch. When every policy of the step overlaps
+// (CUDA snapshots, BatchPolicy::overlaps), each runs on its own thread so the device works on
+// their passes at once; the rows and results are the same either way.
 void Engine::Impl::evaluate(Group& g) {
   const auto t0 = Clock::now();
-  std::int64_t passes = 0, rows = 0;
-  for (std::size_t k = 0; k < g.used; ++k) {
+  std::vector<std::int64_t> passes(g.used, 0);
+  const auto run = [&](std::size_t k) {
     PolicyRows& b = g.policies[k];
-    if (b.rows == 0) continue;
+    if (b.rows == 0) return;
     b.version = b.policy->version();
     const auto n = static_cast<int>(b.rows);
     const int chunk = opt.max_batch > 0 ? opt.max_batch : n;
@@ -210,14 +212,47 @@ void Engine::Impl::evaluate(Group& g) {
       b.policy->evaluate(PolicyBatch{b.obs.data() + i * kObs, b.context.data() + i * kContext, b.legal.data() + i,
                                      std::min(chunk, n - off)},
                          PolicyOutput{b.probs.data() + i * kActions, b.value.data() + i});
-      ++passes;
+      ++passes[k];
     }
-    rows += n;
+  };
+  std::size_t busy = 0;
+  bool overlap = true;
+  for (std::size_t k = 0; k < g.used; ++k) {
+    if (g.policies[k].rows == 0) continue;
+    ++busy;
+    overlap = overlap && g.policies[k].policy->overlaps();
+  }
+  if (overlap && busy > 1) {
+    std::vector<std::exception_ptr> failed(g.used);
+    std::vector<std::thread> others;
+    for (std::size_t k = 1; k < g.used; ++k)
+      others.emplace_back([&, k] {
+        try {
+          run(k);
+        } catch (...) {
+          failed[k] = std::current_exception();
+        }
+      });
+    try {
+      run(0);
+    } catch (...) {
+      failed[0] = std::current_exception();
+    }
+    for (auto& t : others) t.join();
+    for (auto& e : failed)
+      if (e) std::rethrow_exception(e);
+  } else {
+    for (std::size_t k = 0; k < g.used; ++k) run(k);
+  }
+  std::int64_t rows = 0, total = 0;
+  for (std::size_t k = 0; k < g.used; ++k) {
+    rows += static_cast<std::int64_t>(g.policies[k].rows);
+    total += passes[k];
   }
   // With two groups this runs on the inference thread; the engine's thread reads the totals only
   // after wait(), which orders them after these writes.
   stats.inference_seconds += since(t0);
-  stats.forward_passes += passes;
+  stats.forward_passes += total;
   stats.rows += rows;
 }
 

@@ -93,6 +93,18 @@ TEST(Engine, BatchedGamesAreTheGamesPlayedOneByOne) {
   EXPECT_EQ(mix.a->rows() + mix.b->rows() - rows_before, rows_before);
 }
 
+// Policies that overlap (CUDA snapshots: BatchPolicy::overlaps) are evaluated on threads of their
+// own within a step: the same games, every row once.
+TEST(Engine, OverlappingPoliciesPlayTheSameGames) {
+  const Mix mix;
+  const auto expected = one_by_one(mix);
+  const auto rows_before = mix.a->rows() + mix.b->rows();
+  mix.a->set_overlaps(true);
+  mix.b->set_overlaps(true);
+  EXPECT_EQ(lockstep(mix), expected);
+  EXPECT_EQ(mix.a->rows() + mix.b->rows() - rows_before, rows_before);
+}
+
 TEST(Engine, ThreadCountChangesNothing) {
   const Mix mix;
   std::vector<std::size_t> order_all, order_one;

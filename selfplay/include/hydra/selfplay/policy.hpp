@@ -36,6 +36,10 @@ class BatchPolicy {
   virtual void evaluate(const PolicyBatch& in, PolicyOutput out) = 0;
   // The snapshot's version (learner update count when it was published), stored per decision.
   virtual std::int64_t version() const = 0;
+  // Whether evaluate() gains from running beside other policies' evaluate() on other threads:
+  // true for CUDA snapshots (each replays its CUDA graphs on its own stream, so the GPU overlaps
+  // passes too small to fill it); false (the default) where they would only share the same cores.
+  virtual bool overlaps() const { return false; }
 };
 
 // A deterministic torch-free policy for tests and the TSan build: logits = W obs + b with fixed
@@ -47,6 +51,9 @@ class LinearTestPolicy final : public BatchPolicy {
   explicit LinearTestPolicy(std::uint64_t seed, std::int64_t version = 0);
   void evaluate(const PolicyBatch& in, PolicyOutput out) override;
   std::int64_t version() const override { return version_; }
+  // Makes the engine treat it as a CUDA snapshot (overlapping evaluations; default false).
+  void set_overlaps(bool on) { overlaps_ = on; }
+  bool overlaps() const override { return overlaps_; }
   // Rows evaluated so far (all calls).
   std::int64_t rows() const { return rows_.load(); }
 
@@ -57,6 +64,7 @@ class LinearTestPolicy final : public BatchPolicy {
   std::vector<float> b_;  // 46
   std::vector<float> v_;  // 85
   std::int64_t version_ = 0;
+  bool overlaps_ = false;
   std::atomic<std::int64_t> rows_{0};
 };
 

@@ -41,6 +41,8 @@ class InferenceModel final : public BatchPolicy {
 
   void evaluate(const PolicyBatch& in, PolicyOutput out) override;
   std::int64_t version() const override;
+  // On CUDA: the engine runs the passes of several snapshots at once (policy.hpp).
+  bool overlaps() const override { return device_.is_cuda(); }
 
   // Copies the learner's weights (any device) into a new snapshot and swaps it in.
   void publish(const model::HydraNetImpl& learner, std::int64_t version);

@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
     --train-minutes) train_min=$2; shift 2 ;;
     --selfplay-seconds) selfplay_s=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
-    # Another hydra (an older build): bench model and bench learner run it too, side by side.
+    # Another hydra (an older build): bench model, learner and selfplay run it too, side by side.
     --baseline) baseline=$2; shift 2 ;;
     # Extra --set KEY=VALUE for the train step (repeatable).
     --train-set) train_sets+=(--set "$2"); shift 2 ;;
@@ -89,7 +89,10 @@ if want learner; then
   step bench_learner 90 "$hydra" bench learner --config "$config" --device "$device" --seconds 10 --json
   [ -n "$baseline" ] && step bench_learner_baseline 90 "$baseline" bench learner --config "$config" --device "$device" --seconds 10 --json
 fi
-want selfplay && step bench_selfplay 180 "$hydra" bench selfplay --config "$config" --device "$device" --seconds "$selfplay_s" --json
+if want selfplay; then
+  step bench_selfplay 180 "$hydra" bench selfplay --config "$config" --device "$device" --seconds "$selfplay_s" --json
+  [ -n "$baseline" ] && step bench_selfplay_baseline 180 "$baseline" bench selfplay --config "$config" --device "$device" --seconds "$selfplay_s" --json
+fi
 
 # Behaviour cloning of the full-size network on real games (40 x 256, bf16, batch 1024).
 if want pretrain; then

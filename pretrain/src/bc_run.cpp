@@ -41,7 +41,6 @@ namespace fs = std::filesystem;
 // Greedy agreement replays whole games on the CPU: a sample of the held-out files is enough.
 constexpr std::size_t kGreedyFiles = 500;
 
-
 // The held-out split, or nullopt (with a warning) when it holds no file.
 std::unique_ptr<data::Dataset> open_validation(const config::Config& cfg, game::MasterSeed seed) {
   if (cfg.pretrain.val_fraction <= 0) return nullptr;

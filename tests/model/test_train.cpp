@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "hydra/model/losses.hpp"
 #include "hydra/model/optim.hpp"
@@ -53,15 +54,21 @@ TEST(Train, AdamWDecaysOnlyWeightMatrices) {
   EXPECT_EQ(groups[0].params().size() + groups[1].params().size(), net->parameters().size());
 }
 
+// Two networks of `cfg` with the same initial weights.
+std::pair<HydraNet, HydraNet> twins(const config::ModelConfig& cfg, std::uint64_t seed) {
+  HydraNet a(cfg), b(cfg);
+  a->init_weights(seed);
+  b->init_weights(seed);
+  return {a, b};
+}
+
 // Two copies of one network: the same losses stepped by LibTorch's AdamW and by the fused
 // multi-tensor step (PyTorch's AdamW(fused=True) kernel, here on the CPU) stay together over
 // many steps, keep the same state (step counts, moments), and a frozen parameter (no gradient)
 // is skipped by both, its step count left behind.
 TEST(Train, FusedAdamWStepMatchesLibTorchsAdamW) {
   auto cfg = testing::tiny_config(2);
-  HydraNet a(cfg), b(cfg);
-  a->init_weights(3);
-  b->init_weights(3);
+  auto [a, b] = twins(cfg, 3);
   const auto batch = testing::random_batch(8);
   auto oa = make_adamw(*a, {.lr = 3e-3, .weight_decay = 0.1});
   auto ob = make_adamw(*b, {.lr = 3e-3, .weight_decay = 0.1});
@@ -95,9 +102,7 @@ TEST(Train, FusedAdamWStepMatchesLibTorchsAdamW) {
 // gradients, with and without clipping.
 TEST(Train, ClipGradientsIsClipGradNorm) {
   auto cfg = testing::tiny_config(2);
-  HydraNet a(cfg), b(cfg);
-  a->init_weights(4);
-  b->init_weights(4);
+  auto [a, b] = twins(cfg, 4);
   const auto batch = testing::random_batch(8);
   for (const double max_norm : {0.05, 1e9}) {
     for (auto* net : {&a, &b}) {

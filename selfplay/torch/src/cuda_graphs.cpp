@@ -27,6 +27,16 @@
 
 namespace hydra::selfplay::detail {
 
+torch::Tensor logits_and_values(model::HydraNetImpl& net, const torch::Tensor& obs, const torch::Tensor& context,
+                                c10::DeviceType device, bool autocast) {
+  model::Outputs o;
+  {
+    model::AutocastGuard guard(device, autocast);
+    o = net.forward(obs, context);
+  }
+  return torch::cat({o.policy.to(torch::kFloat), o.value.to(torch::kFloat).reshape({obs.size(0), 1})}, 1);
+}
+
 #if HYDRA_CUDA_GRAPHS
 
 namespace {
@@ -50,14 +60,10 @@ torch::Tensor packed_forward(model::HydraNetImpl& net, const torch::Tensor& inpu
                              bool autocast) {
   const auto b = input.size(0);
   const auto obs = input.narrow(1, 0, kObs).view({b, encoder::kChannels, encoder::kTiles});
-  const auto ctx = input.narrow(1, kObs, kContext);
-  model::AutocastGuard guard(device, autocast);
-  const auto o = net.forward(obs, ctx);
-  return torch::cat({o.policy.to(torch::kFloat), o.value.to(torch::kFloat).reshape({b, 1})}, 1);
+  return logits_and_values(net, obs, input.narrow(1, kObs, kContext), device, autocast);
 }
 
 }  // namespace
-
 
 bool cuda_graphs_built() { return true; }
 

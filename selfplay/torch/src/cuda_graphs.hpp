@@ -25,6 +25,12 @@
 
 namespace hydra::selfplay::detail {
 
+// The forward evaluate() needs, eager or captured: the policy logits and the value of rows
+// `obs` [n, 85, 34] and `context` [n, 16] as one fp32 tensor [n, 46 + 1] on the network's device,
+// under bf16 autocast on `device` when `autocast`.
+torch::Tensor logits_and_values(model::HydraNetImpl& net, const torch::Tensor& obs, const torch::Tensor& context,
+                                c10::DeviceType device, bool autocast);
+
 // Whether this build can capture CUDA graphs (compiled against LibTorch's CUDA headers).
 bool cuda_graphs_built();
 

@@ -123,15 +123,10 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
     obs = dev.narrow(1, 0, kObs).view({n, encoder::kChannels, encoder::kTiles});
     ctx = dev.narrow(1, kObs, kContext);
   }
-  torch::Tensor logits, value;
-  {
-    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(config_, device_.type()));
-    const auto o = snap->net->forward(obs, ctx);
-    logits = o.policy;
-    value = o.value;
-  }
   // One device->host copy of the logits and values together.
-  finish(torch::cat({logits.to(torch::kFloat), value.to(torch::kFloat).reshape({n, 1})}, 1).cpu().contiguous());
+  finish(detail::logits_and_values(*snap->net, obs, ctx, device_.type(), model::autocast_enabled(config_, device_.type()))
+             .cpu()
+             .contiguous());
 }
 
 std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device) {

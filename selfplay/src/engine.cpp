@@ -215,14 +215,14 @@ void Engine::Impl::evaluate(Group& g) {
       ++passes[k];
     }
   };
-  std::size_t busy = 0;
+  std::size_t active = 0;
   bool overlap = true;
   for (std::size_t k = 0; k < g.used; ++k) {
     if (g.policies[k].rows == 0) continue;
-    ++busy;
+    ++active;
     overlap = overlap && g.policies[k].policy->overlaps();
   }
-  if (overlap && busy > 1) {
+  if (overlap && active > 1) {
     std::vector<std::exception_ptr> failed(g.used);
     std::vector<std::thread> others;
     for (std::size_t k = 1; k < g.used; ++k)

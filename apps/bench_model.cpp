@@ -17,7 +17,7 @@ void register_bench_model(CLI::App& bench) {
       ->delimiter(',')
       ->check(integer_in(1, 65536));
   model->add_option("--seconds", fm->seconds, "seconds per batch size")->check(number_in(0.01, 3600.0))->capture_default_str();
-  model->callback([fm] { torch_side::bench_model(*fm); });
+  model->callback([fm] { torch_side::load().bench_model(*fm); });
 
   auto* learner = bench.add_subcommand("learner", "PPO update samples/s, FLOPs per sample and share of the device's peak");
   auto fl = std::make_shared<BenchLearnerFlags>();
@@ -29,7 +29,7 @@ void register_bench_model(CLI::App& bench) {
       ->capture_default_str();
   learner->add_option("--peak-tflops", fl->peak_tflops, "the device's peak TFLOP/s (known for H100, H200, A100)")
       ->check(number_in(0.0, 1e6, /*lo_open=*/true));
-  learner->callback([fl] { torch_side::bench_learner(*fl); });
+  learner->callback([fl] { torch_side::load().bench_learner(*fl); });
 
   auto* sp = bench.add_subcommand("selfplay", "Self-play games per hour with the config's model and opponents, and the time split");
   auto fs = std::make_shared<BenchSelfplayFlags>();
@@ -37,7 +37,7 @@ void register_bench_model(CLI::App& bench) {
   sp->add_option("--seconds", fs->seconds, "play collects until this many seconds have passed (at least one)")
       ->check(number_in(0.0, 86400.0))
       ->capture_default_str();
-  sp->callback([fs] { torch_side::bench_selfplay(*fs); });
+  sp->callback([fs] { torch_side::load().bench_selfplay(*fs); });
 
   auto* pt = bench.add_subcommand("pretrain", "Behaviour cloning: samples/s of the data pipeline and of the learner, and their ratio");
   auto fp = std::make_shared<BenchPretrainFlags>();
@@ -46,7 +46,7 @@ void register_bench_model(CLI::App& bench) {
   pt->add_option("--seconds", fp->seconds, "seconds of each phase (pipeline, then learner)")
       ->check(number_in(0.0, 86400.0))
       ->capture_default_str();
-  pt->callback([fp] { torch_side::bench_pretrain(*fp); });
+  pt->callback([fp] { torch_side::load().bench_pretrain(*fp); });
 }
 
 }  // namespace hydra::apps

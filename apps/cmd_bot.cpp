@@ -42,7 +42,7 @@ void run_bot(const BotFlags& f) {
   if (model) torch_side::require();
   // One row per decision: torch's intra-op threads only spin against the other seats' processes
   // when a host runs several bots on one machine (40x slower measured on 2 cores, docs/EVAL.md).
-  selfplay::ModelAgents agents(f.device, rules, f.agent, model ? torch_side::policy_loader(1) : nullptr);
+  selfplay::ModelAgents agents(f.device, rules, f.agent, model ? torch_side::load().policy_loader(1) : nullptr);
   std::unique_ptr<game::Agent> agent = agents.make(f.model);
   auto* observer = dynamic_cast<selfplay::ObservingAgent*>(agent.get());
   // The agent's random stream is a KDF child of this key, so a game replays with the same seed.

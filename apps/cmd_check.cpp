@@ -20,7 +20,7 @@ void register_check(CLI::App& app) {
   cmd->add_option("--data", f->data,
                   "game logs (a file or folder) for the positions; default: $HYDRA_TESTDATA/mjai, else greedy self-play");
   cmd->add_option("--positions", f->positions, "positions to evaluate")->check(integer_in(2, 100000))->capture_default_str();
-  cmd->callback([f] { torch_side::check(*f); });
+  cmd->callback([f] { torch_side::load().check(*f); });
 }
 
 }  // namespace hydra::apps

@@ -12,7 +12,6 @@
 #include <iostream>
 #include <memory>
 
-#include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
 #include "external_flags.hpp"
@@ -20,6 +19,7 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/common/thread_limit.hpp"
 #include "hydra/selfplay/arena.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/model_agent.hpp"
@@ -48,12 +48,9 @@ void run_eval(EvalFlags f) {
   f.eval.master = game::MasterSeed{f.seed_given ? f.seed : game::random_master_seed().value};
   if (!f.seed_given) log::info("eval: no --seed given, using {}", f.eval.master.value);
   if (!f.logs.empty()) f.eval.logs = f.logs;
-  std::unique_ptr<oneapi::tbb::global_control> limit;
-  if (f.threads > 0)
-    limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
-                                                          static_cast<std::size_t>(f.threads));
+  const ThreadLimit limit(f.threads);
   selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent,
-                               models ? torch_side::policy_loader(f.threads) : nullptr);
+                               models ? torch_side::load().policy_loader(f.threads) : nullptr);
   agents.set_external(f.external.options());
   if (selfplay::is_external_name(f.eval.challenger) || selfplay::is_external_name(f.eval.champion))
     log::info("eval: stderr of the external agents goes to {}/", f.external.log_dir);

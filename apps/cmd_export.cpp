@@ -16,7 +16,7 @@ void register_export(CLI::App& app) {
   cmd->add_option("CKPT", *checkpoint, "checkpoint file, or a checkpoint directory (its newest good checkpoint)")
       ->required();
   cmd->add_option("--out", *out, "output file (.pt)")->required();
-  cmd->callback([checkpoint, out] { torch_side::export_weights(*checkpoint, *out); });
+  cmd->callback([checkpoint, out] { torch_side::load().export_weights(*checkpoint, *out); });
 }
 
 }  // namespace hydra::apps

@@ -18,7 +18,7 @@ void register_grp(CLI::App& app) {
   f->run.add_to(*cmd, "--max-steps", "optimizer steps");
   cmd->add_option("--data", f->data, "log folders or files (replace pretrain.data)");
   cmd->add_flag("--json", f->json, "print the report as JSON on stdout");
-  cmd->callback([f] { torch_side::grp(*f); });
+  cmd->callback([f] { torch_side::load().grp(*f); });
 }
 
 }  // namespace hydra::apps

@@ -44,7 +44,7 @@ void register_info(CLI::App& app) {
   info->callback([json, model_config, torch] {
     if (!model_config->empty()) {
       torch_side::require();
-      torch_side::info_model(*model_config, *json);
+      torch_side::load().info_model(*model_config, *json);
       return;
     }
     if (*torch) torch_side::require();
@@ -68,7 +68,7 @@ void register_info(CLI::App& app) {
       }
     } else {
       // What this process actually runs with, whatever the lookup above would choose now.
-      torch_side::runtime_info(j);
+      torch_side::load().runtime_info(j);
       j["libtorch_dir"] = std::filesystem::path(mapped_libtorch()).parent_path().parent_path().string();
       const char* from = std::getenv("HYDRA_TORCH_FROM");
       j["libtorch_from"] = from && *from ? from : "the run path of hydra-torch";

@@ -27,7 +27,7 @@ void register_pretrain(CLI::App& app) {
   cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)")->check(integer_in(0, std::int64_t{1} << 40));
   cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->check(integer_in(1, 65536))->capture_default_str();
   cmd->add_flag("--no-greedy", f->no_greedy, "--eval-only: skip the greedy bot's agreement");
-  cmd->callback([f] { torch_side::pretrain(*f); });
+  cmd->callback([f] { torch_side::load().pretrain(*f); });
 }
 
 }  // namespace hydra::apps

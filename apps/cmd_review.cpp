@@ -91,7 +91,7 @@ void run_review(const ReviewFlags& f) {
   const auto t_load = std::chrono::steady_clock::now();
   // As hydra eval: one intra-op thread. A batch of a few hundred rows gains little from more on
   // the CPU, and on a loaded machine torch's waiting threads cost several times the work.
-  const auto policy = torch_side::policy_loader(1)(f.model, f.device);
+  const auto policy = torch_side::load().policy_loader(1)(f.model, f.device);
   log::info("review: {} with checkpoint {} (step {}) on {}, loaded in {:.2f} s", f.game, f.model, policy->version(),
             f.device, since(t_load));
   const auto t_score = std::chrono::steady_clock::now();

@@ -20,7 +20,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <oneapi/tbb/global_control.h>
 
 #include "commands.hpp"
 #include "external_flags.hpp"
@@ -30,6 +29,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/parallel.hpp"
+#include "hydra/common/thread_limit.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/agent.hpp"
@@ -94,7 +94,7 @@ void run_selfplay(const SelfplayOptions& o) {
   for (const std::string& a : names) models |= selfplay::ModelAgents::is_checkpoint(a);
   if (models) torch_side::require();
   selfplay::ModelAgents factory(o.device, rules, o.agent,
-                                models ? torch_side::policy_loader(o.threads) : nullptr);
+                                models ? torch_side::load().policy_loader(o.threads) : nullptr);
   factory.set_external(o.external.options());
   for (const std::string& a : names) (void)factory.make(a);  // names checked, checkpoints loaded
 
@@ -105,10 +105,7 @@ void run_selfplay(const SelfplayOptions& o) {
   fs::create_directories(out / "logs", ec);
   if (ec) throw Error(out.string() + ": cannot create the output folder: " + ec.message());
 
-  std::unique_ptr<oneapi::tbb::global_control> limit;
-  if (o.threads > 0)
-    limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
-                                                          static_cast<std::size_t>(o.threads));
+  const ThreadLimit limit(o.threads);
   std::vector<GameSummary> summaries(static_cast<std::size_t>(o.games));
   // Summary and log of one finished game (games are independent: any order writes the same files).
   const auto record = [&](std::size_t g, game::GameResult r, std::vector<selfplay::AgentFault> faults) {

@@ -16,7 +16,7 @@ void register_train(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("train", "Self-play PPO training (hydra train --config FILE)");
   f->run.add_to(*cmd, "--max-updates", "total learner updates of the run");
   cmd->add_flag("--game-logs", f->game_logs, "write every self-play game as RUN_DIR/games/game_<index>.json.gz");
-  cmd->callback([f] { torch_side::train(*f); });
+  cmd->callback([f] { torch_side::load().train(*f); });
 }
 
 }  // namespace hydra::apps

@@ -3,10 +3,10 @@
 // The LibTorch half of the hydra commands (docs/ARCHITECTURE.md "LibTorch on demand").
 //
 // Two executables are linked from the same command sources: `hydra`, which users run, links no
-// LibTorch, and `hydra-torch` beside it links everything. Each function here has two
-// definitions: the real one in apps/torch/ (linked into hydra-torch) and, in hydra, one that
-// re-executes hydra-torch with the same arguments and LibTorch on its library path
-// (apps/torch_exec.cpp, torch_locate.hpp). So a command that needs the network costs LibTorch's
+// LibTorch, and `hydra-torch` beside it links everything. The commands reach the LibTorch half
+// through torch_side::load(): in hydra-torch the table of apps/torch/, in hydra a re-execution
+// of hydra-torch with the same arguments and LibTorch on its library path (apps/torch_side.cpp,
+// torch_locate.hpp). So a command that needs the network costs LibTorch's
 // start, and every other command starts without it; all flags stay registered in both, so
 // `--help` and flag errors need no LibTorch.
 
@@ -76,38 +76,49 @@ struct BenchPretrainFlags {
 
 namespace torch_side {
 
+// The LibTorch half of the commands: one entry per function, filled in apps/torch/commands.cpp.
+struct Commands {
+  void (*train)(const TrainFlags& f);
+  void (*pretrain)(const PretrainFlags& f);
+  void (*grp)(const GrpFlags& f);
+  void (*export_weights)(const std::string& checkpoint, const std::string& out);
+  // hydra info --model CONFIG.
+  void (*info_model)(const std::string& config_file, bool json);
+  // The keys hydra info adds from the loaded LibTorch (CUDA and cuDNN availability, devices).
+  void (*runtime_info)(nlohmann::ordered_json& j);
+  // The loader of checkpoint agents; first caps torch's intra-op threads at `torch_threads` (0:
+  // torch's default, every core). The lock-step engine (eval, selfplay) evaluates one batch
+  // across all its games between steps, so the forward pass gets every core (measured 3.8x
+  // faster than one thread for quickstart checkpoints); a bot or review page decides one
+  // position at a time and takes one thread.
+  selfplay::PolicyLoader (*policy_loader)(int torch_threads);
+  // Throws hydra::Error naming the failed checks after printing every result.
+  void (*check)(const CheckFlags& f);
+  void (*bench_model)(const BenchModelFlags& f);
+  void (*bench_learner)(const BenchLearnerFlags& f);
+  void (*bench_selfplay)(const BenchSelfplayFlags& f);
+  void (*bench_pretrain)(const BenchPretrainFlags& f);
+};
+
+// The table in hydra-torch; null in hydra. The one function with a definition in each
+// executable: apps/torch/commands.cpp and apps/torch_exec.cpp.
+const Commands* linked_commands();
+
 // Whether this executable holds the LibTorch half (hydra-torch).
-bool linked();
-// Makes sure LibTorch is there: a no-op in hydra-torch; in hydra, re-executes hydra-torch with
-// this process's arguments (does not return; a LibTorch that cannot be found or does not match
-// is a hydra::Error, one line).
-void require();
+inline bool linked() { return linked_commands() != nullptr; }
 
-void train(const TrainFlags& f);
-void pretrain(const PretrainFlags& f);
-void grp(const GrpFlags& f);
-void export_weights(const std::string& checkpoint, const std::string& out);
-// hydra info --model CONFIG.
-void info_model(const std::string& config_file, bool json);
-// The keys hydra info adds from the loaded LibTorch (CUDA and cuDNN availability, devices).
-void runtime_info(nlohmann::ordered_json& j);
-// The loader of checkpoint agents; first sets torch's intra-op threads to `torch_threads` (0:
-// torch's default, every core). The lock-step engine (eval, selfplay) evaluates one batch across
-// all its games between steps, so the forward pass gets every core (measured 3.8x faster than
-// one thread for quickstart checkpoints); a bot or review page decides one position at a time
-// and takes one thread.
-selfplay::PolicyLoader policy_loader(int torch_threads);
+// The LibTorch half. In hydra it re-executes hydra-torch with this process's arguments and the
+// located LibTorch first on its library path, and does not return; a LibTorch that cannot be
+// found or does not match is a hydra::Error, one line. Commands call it before they write
+// anything.
+const Commands& load();
 
-// Throws hydra::Error naming the failed checks after printing every result.
-void check(const CheckFlags& f);
-void bench_model(const BenchModelFlags& f);
-void bench_learner(const BenchLearnerFlags& f);
-void bench_selfplay(const BenchSelfplayFlags& f);
-void bench_pretrain(const BenchPretrainFlags& f);
+// load() for a command that needs LibTorch later (a checkpoint agent): called before any output.
+inline void require() { (void)load(); }
 
 }  // namespace torch_side
 
-// Saves main()'s arguments for torch_side::require().
+// Saves main()'s arguments for torch_side::load().
 void set_command_line(int argc, char** argv);
 
 }  // namespace hydra::apps

@@ -1,4 +1,4 @@
-// torch_side::bench_model, bench_learner, bench_selfplay (torch_side.hpp), registered in
+// torch_impl::bench_model, bench_learner, bench_selfplay, bench_pretrain (torch_impl.hpp), registered in
 // apps/bench_model.cpp.
 //
 // hydra bench model | learner | selfplay: how fast the network, the PPO update and self-play run
@@ -30,21 +30,22 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <oneapi/tbb/global_control.h>
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/common/thread_limit.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/model/flops.hpp"
 #include "hydra/model/precision.hpp"
+#include "hydra/model/run_context.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/pretrain/bc.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "../positions.hpp"
-#include "../torch_side.hpp"
+#include "torch_impl.hpp"
 #include "device_run.hpp"
 
 namespace hydra::apps {
@@ -93,7 +94,7 @@ ModelRate time_batch(selfplay::InferenceModel& net, const data::SampleBatch& pos
     const std::size_t j = i % pos.size();
     std::copy_n(pos.obs.data() + j * encoder::kObsSize, encoder::kObsSize, obs.data() + i * encoder::kObsSize);
     std::copy_n(pos.context.data() + j * data::kSampleContext, data::kSampleContext, ctx.data() + i * data::kSampleContext);
-    legal[i] = legal_bits(pos, j);
+    legal[i] = pos.legal_mask(j).bits();
   }
   const selfplay::PolicyBatch in{obs.data(), ctx.data(), legal.data(), batch};
   const selfplay::PolicyOutput out{probs.data(), value.data()};
@@ -110,9 +111,9 @@ ModelRate time_batch(selfplay::InferenceModel& net, const data::SampleBatch& pos
 
 
 void run_bench_model(const BenchModelFlags& f) {
-  const auto threads = limit_threads(f.model);
   const config::Config cfg = f.model.load();
-  const torch::Device device = resolve_device(f.model);
+  const model::RunContext context(f.model.threads, f.model.device);
+  const torch::Device device = context.device();
   std::vector<int> sizes = f.batch_sizes;
   if (sizes.empty()) sizes = device.is_cuda() ? std::vector<int>{1, 16, 64, 256, 1024} : std::vector<int>{1, 16, 64, 256};
   const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
@@ -161,7 +162,7 @@ selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, ppo:
     selfplay::to_half(s.obs.data() + j * encoder::kObsSize, r.obs.data() + i * encoder::kObsSize, encoder::kObsSize);
     r.context.insert(r.context.end(), s.context.begin() + static_cast<std::ptrdiff_t>(j * data::kSampleContext),
                      s.context.begin() + static_cast<std::ptrdiff_t>((j + 1) * data::kSampleContext));
-    r.legal.push_back(legal_bits(s, j));
+    r.legal.push_back(s.legal_mask(j).bits());
     r.action.push_back(static_cast<std::int16_t>(s.action[j]));
     r.value.push_back(0.0f);
     r.reward.push_back(s.value[j]);
@@ -177,9 +178,9 @@ selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, ppo:
 
 
 void run_bench_learner(const BenchLearnerFlags& f) {
-  const auto threads = limit_threads(f.model);
   config::Config cfg = f.model.load();
-  const torch::Device device = resolve_device(f.model);
+  const model::RunContext context(f.model.threads, f.model.device);
+  const torch::Device device = context.device();
   // A fixed amount of work per update: every planned epoch runs whatever the approx-KL of
   // repeated updates on one rollout (training cuts epochs only when the policy moved a lot).
   cfg.ppo.kl_high = 1e9;
@@ -240,11 +241,6 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   else std::printf("; peak unknown for this device (give --peak-tflops)\n");
 }
 
-// The game workers' thread count (oneTBB's, after --threads).
-int cpu_threads() {
-  return static_cast<int>(oneapi::tbb::global_control::active_value(oneapi::tbb::global_control::max_allowed_parallelism));
-}
-
 // ---- pretrain -----------------------------------------------------------------------------
 
 // Behaviour cloning's two halves apart: the data pipeline (`hydra pretrain`'s training stream:
@@ -254,11 +250,11 @@ int cpu_threads() {
 // buffer; the learner's first step chooses kernels and makes the AdamW state). The ratio says
 // whether the pipeline keeps the learner busy: >= 10 leaves it under a tenth of the machine.
 void run_bench_pretrain(const BenchPretrainFlags& f) {
-  const auto threads = limit_threads(f.model);
   config::Config cfg = f.model.load();
   if (!f.data.empty()) cfg.pretrain.data = f.data;
   if (cfg.pretrain.data.empty()) throw Error("bench pretrain: no logs: give --data DIR or a config with pretrain.data");
-  const torch::Device device = resolve_device(f.model);
+  const model::RunContext context(f.model.threads, f.model.device);
+  const torch::Device device = context.device();
   const game::MasterSeed seed{f.model.seed};
   const auto batch = static_cast<std::size_t>(cfg.pretrain.batch);
 
@@ -310,7 +306,7 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
                                     {"encode", report.seconds_encode}}}};
   j["learner"] = {{"steps", steps}, {"seconds", learn_seconds}, {"samples_per_s", learn_rate}};
   j["pipeline_over_learner"] = pipe_rate / learn_rate;
-  j["cpu_threads"] = cpu_threads();
+  j["cpu_threads"] = ThreadLimit::active();
   if (f.model.json) {
     std::cout << json::dump(j, 2) << "\n";
     return;
@@ -333,9 +329,9 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
 
 
 void run_bench_selfplay(const BenchSelfplayFlags& f) {
-  const auto threads = limit_threads(f.model);
   const config::Config cfg = f.model.load();
-  const torch::Device device = resolve_device(f.model);
+  const model::RunContext context(f.model.threads, f.model.device);
+  const torch::Device device = context.device();
   const game::MasterSeed master{f.model.seed};
   // The networks as the trainer's fresh start makes them: the learner's initial weights behind
   // the current snapshot, a copy of them as the first pool entry, the baseline bot or checkpoint.
@@ -373,7 +369,7 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
   j["concurrent_games"] = cfg.selfplay.games;
   j["opponents"] = {{"self", cfg.selfplay.opp_self}, {"pool", cfg.selfplay.opp_pool},
                     {"baseline", cfg.selfplay.opp_baseline}, {"baseline_agent", cfg.selfplay.baseline}};
-  j["cpu_threads"] = cpu_threads();
+  j["cpu_threads"] = ThreadLimit::active();
   j["collects"] = collects;
   j["games"] = total.games;
   j["kyoku"] = total.kyoku;
@@ -396,7 +392,7 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
   print_head(j);
   std::printf("%s per hour     %12.0f   (%lld games, %lld collects in %.1f s; %d concurrent, %d CPU threads)\n",
               cfg.rules.length.c_str(), j["games_per_hour"].get<double>(), static_cast<long long>(total.games),
-              static_cast<long long>(collects), wall, cfg.selfplay.games, cpu_threads());
+              static_cast<long long>(collects), wall, cfg.selfplay.games, ThreadLimit::active());
   std::printf("learner samples/s    %12.0f   (network decisions %lld, mean batch %.1f)\n",
               j["learner_samples_per_s"].get<double>(), static_cast<long long>(total.network_decisions),
               j["mean_batch"].get<double>());
@@ -408,12 +404,12 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
 
 }  // namespace
 
-namespace torch_side {
+namespace torch_impl {
 
 void bench_model(const BenchModelFlags& f) { run_bench_model(f); }
 void bench_learner(const BenchLearnerFlags& f) { run_bench_learner(f); }
 void bench_selfplay(const BenchSelfplayFlags& f) { run_bench_selfplay(f); }
 void bench_pretrain(const BenchPretrainFlags& f) { run_bench_pretrain(f); }
 
-}  // namespace torch_side
+}  // namespace torch_impl
 }  // namespace hydra::apps

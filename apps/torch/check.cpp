@@ -1,4 +1,4 @@
-// torch_side::check (torch_side.hpp): `hydra check`, registered in apps/cmd_check.cpp.
+// torch_impl::check (torch_impl.hpp): `hydra check`, registered in apps/cmd_check.cpp.
 //
 // hydra check [--device D] [--config FILE] [--set K=V] [--model CKPT] [--data DIR]
 //             [--positions N] [--seed S] [--json]
@@ -46,10 +46,11 @@
 #include "hydra/model/flops.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/model/precision.hpp"
+#include "hydra/model/run_context.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "../positions.hpp"
-#include "../torch_side.hpp"
+#include "torch_impl.hpp"
 #include "device_run.hpp"
 
 namespace hydra::apps {
@@ -144,7 +145,7 @@ void check_graphs(selfplay::InferenceModel& net, const data::SampleBatch& s, con
   if (!net.cuda_graphs()) return;
   const std::int64_t n = pos.size();
   std::vector<std::uint64_t> legal;
-  for (std::size_t i = 0; i < s.size(); ++i) legal.push_back(legal_bits(s, i));
+  for (std::size_t i = 0; i < s.size(); ++i) legal.push_back(s.legal_mask(i).bits());
   const auto obs = pos.obs.contiguous();
   const auto ctx = pos.context.contiguous();
   const auto run = [&](bool graphs, std::int64_t count, std::vector<float>& probs, std::vector<float>& value) {
@@ -183,7 +184,7 @@ selfplay::Rollout fixed_rollout(const data::SampleBatch& s, ppo::Learner& learne
   r.context = s.context;
   const auto values = net.forward(pos.obs, pos.context, false).value.reshape({-1});
   for (std::size_t i = 0; i < n; ++i) {
-    r.legal.push_back(legal_bits(s, i));
+    r.legal.push_back(s.legal_mask(i).bits());
     r.action.push_back(static_cast<std::int16_t>(s.action[i]));
     r.value.push_back(values[static_cast<std::int64_t>(i)].item<float>());
     r.reward.push_back(s.value[i]);
@@ -319,12 +320,12 @@ void print_report(const std::vector<Check>& checks, const Json& head, bool json)
 
 }  // namespace
 
-namespace torch_side {
+namespace torch_impl {
 
 void check(const CheckFlags& f) {
-  const auto threads = limit_threads(f.model);
   const config::Config cfg = check_config(f.model, f.checkpoint);
-  const torch::Device device = resolve_device(f.model);
+  const model::RunContext context(f.model.threads, f.model.device);
+  const torch::Device device = context.device();
   if (device.is_cuda()) {
     // fp32 means fp32 here: TF32 convolutions and matmuls (cuDNN's default) would put a 10-bit
     // mantissa into the references the bf16 and device-vs-CPU checks are measured against.
@@ -372,5 +373,5 @@ void check(const CheckFlags& f) {
   if (!failed.empty()) throw Error("check: failed: " + failed);
 }
 
-}  // namespace torch_side
+}  // namespace torch_impl
 }  // namespace hydra::apps

@@ -1,6 +1,5 @@
-// torch_side.hpp in hydra-torch: the commands and pieces that need LibTorch.
-
-#include <ATen/Parallel.h>
+// The LibTorch half of the commands (torch_impl.hpp) and, in hydra-torch, the table that
+// torch_side::load() returns (torch_side.hpp).
 
 #include <algorithm>
 #include <fstream>
@@ -8,21 +7,19 @@
 #include <string>
 #include <thread>
 
-#include "../torch_side.hpp"
+#include "torch_impl.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/stop.hpp"
+#include "hydra/model/run_context.hpp"
 #include "hydra/model/runtime.hpp"
 #include "hydra/model/summary.hpp"
 #include "hydra/ppo/trainer.hpp"
 #include "hydra/pretrain/run.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 
-namespace hydra::apps::torch_side {
-
-bool linked() { return true; }
-void require() {}
+namespace hydra::apps::torch_impl {
 
 void train(const TrainFlags& f) {
   config::Config cfg = f.run.load();
@@ -136,8 +133,30 @@ void runtime_info(nlohmann::ordered_json& j) {
 }
 
 selfplay::PolicyLoader policy_loader(int torch_threads) {
-  if (torch_threads > 0) at::set_num_threads(torch_threads);
+  model::limit_torch_threads(torch_threads);
   return selfplay::checkpoint_policy;
+}
+
+}  // namespace hydra::apps::torch_impl
+
+namespace hydra::apps::torch_side {
+
+const Commands* linked_commands() {
+  static constexpr Commands kCommands{
+      .train = torch_impl::train,
+      .pretrain = torch_impl::pretrain,
+      .grp = torch_impl::grp,
+      .export_weights = torch_impl::export_weights,
+      .info_model = torch_impl::info_model,
+      .runtime_info = torch_impl::runtime_info,
+      .policy_loader = torch_impl::policy_loader,
+      .check = torch_impl::check,
+      .bench_model = torch_impl::bench_model,
+      .bench_learner = torch_impl::bench_learner,
+      .bench_selfplay = torch_impl::bench_selfplay,
+      .bench_pretrain = torch_impl::bench_pretrain,
+  };
+  return &kCommands;
 }
 
 }  // namespace hydra::apps::torch_side

@@ -13,13 +13,6 @@
 
 namespace hydra::apps {
 
-// The device --device names; "cuda" without a CUDA device is one hydra::Error line.
-torch::Device resolve_device(const ModelFlags& flags);
-
-// Applies --threads to torch's intra-op pool and oneTBB's workers for the life of the returned
-// object (nothing when 0).
-std::shared_ptr<void> limit_threads(const ModelFlags& flags);
-
 // Positions as the network's inputs, on the CPU: obs [N,85,34], context [N,16] float; legal
 // [N,46] bool.
 struct PositionTensors {
@@ -27,8 +20,5 @@ struct PositionTensors {
   std::int64_t size() const { return obs.size(0); }
 };
 PositionTensors position_tensors(const data::SampleBatch& samples);
-
-// The legal mask of sample row i as the actors hold it (bit a = action a).
-std::uint64_t legal_bits(const data::SampleBatch& samples, std::size_t i);
 
 }  // namespace hydra::apps

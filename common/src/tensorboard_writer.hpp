@@ -1,7 +1,7 @@
 #pragma once
 
 // TensorBoard event file output, private to hydra_common: the generated protobuf code stays in
-// tensorboard.cpp, so no header that torch translation units could see includes it.
+// tensorboard_writer.cpp, so no header that torch translation units could see includes it.
 
 #include <cstdint>
 #include <cstdio>

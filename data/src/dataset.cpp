@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/data/convert.hpp"
@@ -36,7 +37,6 @@ namespace fs = std::filesystem;
 using encoder::kObsSize;
 using encoder::kTiles;
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // Stream indices under labels::data_order (one label, distinct index tuples).
 constexpr std::uint64_t kSplitStream = 0, kBufferStream = 1, kFileOrderStream = 2;
@@ -266,11 +266,7 @@ struct Dataset::Impl {
     out.append(buffer, j);
     const std::size_t row = out.size() - 1;
     perm.apply(buffer.obs.data() + j * ix(kObsSize), out.obs.data() + row * ix(kObsSize));
-    std::uint64_t bits = 0;
-    const std::uint8_t* legal = buffer.legal.data() + j * ix(kSampleActions);
-    for (int a = 0; a < kSampleActions; ++a)
-      if (legal[a]) bits |= std::uint64_t{1} << a;
-    const game::ActionMask m = perm(game::ActionMask(bits));
+    const game::ActionMask m = perm(buffer.legal_mask(j));
     for (int a = 0; a < kSampleActions; ++a)
       out.legal[row * ix(kSampleActions) + ix(a)] = m.test(game::Action(a)) ? 1 : 0;
     out.action[row] = perm(game::Action(static_cast<int>(buffer.action[j]))).index();

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/data/dataset.hpp"
 #include "hydra/data/log_rules.hpp"
 #include "hydra/encoder/context.hpp"
@@ -32,7 +33,6 @@ using game::Legal;
 using game::Phase;
 using game::Seat;
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -346,6 +346,14 @@ DecisionType decision_type(int action) {
 }
 
 void SampleBatch::clear() { truncate(*this, 0); }
+
+game::ActionMask SampleBatch::legal_mask(std::size_t i) const {
+  game::ActionMask m;
+  const std::uint8_t* row = legal.data() + i * ix(kSampleActions);
+  for (int a = 0; a < kSampleActions; ++a)
+    if (row[a] != 0) m.set(game::Action(a));
+  return m;
+}
 
 void SampleBatch::append(const SampleBatch& src, std::size_t i) {
   HYDRA_CHECK(&src != this, "SampleBatch::append from itself");

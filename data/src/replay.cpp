@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/score.hpp"
@@ -23,7 +24,6 @@ using game::Scores;
 using game::Seat;
 
 constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // A failed check; the message already names the place.
 struct Mismatch {

@@ -8,7 +8,6 @@
 
 #include <zlib.h>
 
-#include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
 
 namespace hydra::data {
@@ -127,9 +126,5 @@ std::string gzip_compress(std::string_view data) {
   if (rc != Z_STREAM_END) throw Error("gzip: deflate failed");
   return out;
 }
-
-// The one implementation is hydra::write_file_atomic (common/atomic_file.hpp): fsynced, and no
-// temporary file left when a write fails.
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes) { hydra::write_file_atomic(path, bytes); }
 
 }  // namespace hydra::data

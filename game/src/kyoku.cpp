@@ -3,12 +3,12 @@
 #include "hydra/game/kyoku.hpp"
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
 
 constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 MjaiYaku to_mjai(Yaku y) {
   switch (y) {

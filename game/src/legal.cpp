@@ -4,13 +4,13 @@
 #include <bit>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/game/agari.hpp"
 #include "hydra/game/view.hpp"
 
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t ix(int t) { return static_cast<std::size_t>(t); }
 
 bool holds_red(const Hand& h, TileType t) { return t.is_five() && (h.closed_red & red_bit(t)) != 0; }
 

@@ -1,11 +1,11 @@
 #include "hydra/game/view_check.hpp"
 
+#include "hydra/common/index.hpp"
 #include "hydra/game/shanten.hpp"
 
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 std::string seat_text(const PlayerView& view) { return "seat " + std::to_string(view.seat().index()); }
 

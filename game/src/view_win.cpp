@@ -1,12 +1,12 @@
 // PlayerView: wins as scoring sees them, and whether a logged event is one of the legal moves.
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/game/view.hpp"
 
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t ix(int t) { return static_cast<std::size_t>(t); }
 
 // The chi action that an event with these consumed tiles is (called tile lowest/middle/highest).
 Action chi_action(const Event& e) {

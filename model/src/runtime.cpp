@@ -4,11 +4,9 @@
 #include <string>
 
 #include <ATen/Version.h>
-#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 
 #include "hydra/common/error.hpp"
-#include "hydra/model/precision.hpp"
 
 namespace hydra::model {
 namespace {
@@ -55,29 +53,6 @@ std::string resolve_device(std::string_view name) {
   const auto count = static_cast<int>(torch::cuda::device_count());
   if (index >= count) throw Error(quoted + "this machine has " + std::to_string(count) + " CUDA device(s)");
   return std::string(name);
-}
-
-AutocastGuard::AutocastGuard(c10::DeviceType device, bool enabled) : device_(device), active_(enabled) {
-  if (!active_) return;
-  prev_enabled_ = at::autocast::is_autocast_enabled(device_);
-  prev_dtype_ = at::autocast::get_autocast_dtype(device_);
-  at::autocast::set_autocast_enabled(device_, true);
-  at::autocast::set_autocast_dtype(device_, at::kBFloat16);
-  at::autocast::increment_nesting();
-}
-
-AutocastGuard::~AutocastGuard() {
-  if (!active_) return;
-  // Leaving the outermost region drops the cached bf16 copies of the weights, as Python does.
-  if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-  at::autocast::set_autocast_enabled(device_, prev_enabled_);
-  at::autocast::set_autocast_dtype(device_, prev_dtype_);
-}
-
-bool autocast_enabled(const config::ModelConfig& config, c10::DeviceType device) {
-  if (device == c10::DeviceType::CUDA) return config.cuda_bf16;
-  if (device == c10::DeviceType::CPU) return config.cpu_bf16;
-  return false;
 }
 
 }  // namespace hydra::model

@@ -5,11 +5,8 @@
 #include <deque>
 #include <utility>
 
-#include <oneapi/tbb/global_control.h>
 #include <torch/torch.h>
 
-#include "hydra/common/atomic_file.hpp"
-#include "hydra/model/runtime.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
@@ -17,6 +14,7 @@
 #include "hydra/game/seed.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
+#include "hydra/model/run_context.hpp"
 #include "hydra/ppo/health.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/ppo/trainer_report.hpp"
@@ -60,8 +58,8 @@ bool any_checkpoint(const fs::path& dir) {
 struct Trainer::Impl {
   TrainOptions opt;
   PreparedRun run;
+  std::unique_ptr<model::RunContext> context;  // threads and device, for the trainer's lifetime
   torch::Device device{torch::kCPU};
-  std::unique_ptr<oneapi::tbb::global_control> thread_limit;
   std::unique_ptr<Learner> learner;
   FrozenPolicy current;              // what the learner's seats play with
   std::deque<FrozenPolicy> pool;     // newest last, at most selfplay.pool_size
@@ -201,17 +199,11 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   if (m.opt.log_file) log::add_file(m.run.paths.log());
   const config::Config& cfg = m.run.config;
 
-  if (cfg.run.threads > 0) {
-    m.thread_limit = std::make_unique<oneapi::tbb::global_control>(
-        oneapi::tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cfg.run.threads));
-    torch::set_num_threads(cfg.run.threads);
-  }
-  m.device = torch::Device(model::resolve_device(cfg.run.device));
+  m.context = std::make_unique<model::RunContext>(cfg.run.threads, cfg.run.device);
+  m.context->own_run_dir(m.run.paths.root);
+  m.device = m.context->device();
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0 && !selfplay::is_external_name(cfg.selfplay.baseline)) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
-  // What a session killed mid-save left (common/atomic_file.hpp): a run owns its directory.
-  remove_stale_temp_files(m.checkpoints->dir());
-  remove_orphan_sidecars(m.checkpoints->dir());
 
   log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}", cfg.run.name,
             m.run.paths.root.string(), m.run.seed, m.run.seed_drawn ? " (drawn)" : "", m.device.str(),

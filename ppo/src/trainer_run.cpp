@@ -132,9 +132,6 @@ PreparedRun prepare_run(config::Config config, const fs::path& run_dir, bool res
   std::error_code ec;
   fs::create_directories(run.paths.checkpoints(), ec);
   if (ec) throw Error("cannot create " + where + ": " + ec.message());
-  // A session killed mid-write (or stopped by a full disk) left these; the next write makes new
-  // ones, and a stale one would only hold space the run needs.
-  remove_stale_temp_files(run.paths.root);
   write_file_atomic(run.paths.config(), config::to_json(config).dump(2) + "\n");
   if (!resume) write_file_atomic(run.paths.seeds(), seeds_json(run.seed, run.seed_drawn).dump(2) + "\n");
   run.config = std::move(config);

@@ -54,12 +54,7 @@ void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, D
     const auto type = static_cast<data::DecisionType>(batch.type[u]);
     const int logged = static_cast<int>(batch.action[u]);
     acc.add(static_cast<int>(p[i]), logged, type);
-    if (type == data::DecisionType::discard) {
-      std::uint64_t bits = 0;
-      for (std::size_t a = 0; a < static_cast<std::size_t>(model::kActions); ++a)
-        if (batch.legal[u * model::kActions + a]) bits |= std::uint64_t{1} << a;
-      acc.add_discard(bits, logged);
-    }
+    if (type == data::DecisionType::discard) acc.add_discard(batch.legal_mask(u).bits(), logged);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "hydra/common/stop.hpp"
 #include "hydra/data/text_file.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/run_context.hpp"
 #include "hydra/pretrain/agreement.hpp"
 #include "hydra/pretrain/bc.hpp"
 #include "hydra/pretrain/run.hpp"
@@ -77,11 +78,11 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   if (cfg.pretrain.data.empty()) throw Error("pretrain: no data: pass --data DIR or set pretrain.data");
   if (options.max_steps) cfg.train.max_updates = *options.max_steps;
   const std::int64_t total = cfg.train.max_updates;
-  const torch::Device device = detail::pick_device(cfg);
+  const model::RunContext context(cfg.run.threads, cfg.run.device);
+  const torch::Device device = context.device();
   const fs::path run_dir(cfg.run.dir);
+  context.own_run_dir(run_dir);
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
-  remove_stale_temp_files(checkpoints.dir());
-  remove_orphan_sidecars(checkpoints.dir());
 
   // The seed of a resumed run is the one its checkpoint recorded.
   std::optional<model::CheckpointData> resumed;
@@ -262,9 +263,8 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
 
 nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   if (o.data.empty()) throw Error("pretrain --eval-only: no --data given");
-  config::Config run_cfg;
-  run_cfg.run.device = o.device;
-  const torch::Device device = detail::pick_device(run_cfg);
+  const model::RunContext context(0, o.device);
+  const torch::Device device = context.device();
   // A run's checkpoint directory stands for the checkpoint its `best` (else `latest`) names.
   fs::path file = o.model;
   if (fs::is_directory(file)) {

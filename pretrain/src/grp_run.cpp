@@ -16,6 +16,7 @@
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/rng.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/run_context.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
 #include "hydra/pretrain/grp_data.hpp"
@@ -109,11 +110,11 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   if (cfg.pretrain.data.empty()) throw Error("grp: no data: pass --data DIR or set pretrain.data");
   if (options.max_steps) cfg.train.max_updates = *options.max_steps;
   const std::int64_t total = cfg.train.max_updates;
-  const torch::Device device = detail::pick_device(cfg);
+  const model::RunContext context(cfg.run.threads, cfg.run.device);
+  const torch::Device device = context.device();
   const fs::path run_dir(cfg.run.dir);
+  context.own_run_dir(run_dir);
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
-  remove_stale_temp_files(checkpoints.dir());
-  remove_orphan_sidecars(checkpoints.dir());
 
   game::MasterSeed seed{cfg.run.seed.value_or(0)};
   if (!cfg.run.seed && !options.resume) seed = detail::resolve_seed(cfg, "grp");

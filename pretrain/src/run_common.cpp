@@ -7,7 +7,6 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/data/text_file.hpp"
-#include "hydra/model/runtime.hpp"
 
 namespace hydra::pretrain::detail {
 
@@ -21,17 +20,8 @@ game::MasterSeed resolve_seed(config::Config& cfg, std::string_view what) {
   return game::MasterSeed{*cfg.run.seed};
 }
 
-torch::Device pick_device(const config::Config& cfg) {
-  if (cfg.run.threads > 0) torch::set_num_threads(cfg.run.threads);
-  return torch::Device(model::resolve_device(cfg.run.device));
-}
-
 void open_run_dir(const config::Config& cfg, std::string_view log_name, bool resume) {
   const fs::path dir(cfg.run.dir);
-  std::error_code ec;
-  fs::create_directories(dir / "checkpoints", ec);
-  if (ec) throw Error(dir.string() + ": cannot create the run directory: " + ec.message());
-  remove_stale_temp_files(dir);
   if (!resume) {
     for (const auto& entry : fs::directory_iterator(dir / "checkpoints")) {
       if (entry.path().extension() == ".ckpt")

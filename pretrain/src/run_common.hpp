@@ -20,11 +20,9 @@ namespace hydra::pretrain::detail {
 // every checkpoint record it) and logged.
 game::MasterSeed resolve_seed(config::Config& cfg, std::string_view what);
 
-// Resolves run.device and applies run.threads to torch.
-torch::Device pick_device(const config::Config& cfg);
-
-// Creates the run directory, writes config.json and adds `log_name` in it to the log sinks.
-// Without `resume`, refuses a directory that already holds checkpoints.
+// Writes config.json into the run directory (model::RunContext::own_run_dir made it) and adds
+// `log_name` in it to the log sinks. Without `resume`, refuses a directory that already holds
+// checkpoints.
 void open_run_dir(const config::Config& cfg, std::string_view log_name, bool resume);
 
 // Errors if a checkpoint's stored model config differs from the run's.

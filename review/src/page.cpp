@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "hydra/common/index.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/review/review.hpp"
@@ -20,7 +21,6 @@ extern const char* const kPageScript;
 
 namespace {
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // Probabilities and values with 4 decimals: what the page shows (percent with one decimal)
 // never depends on float-to-double noise.

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/data/dataset.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/action.hpp"
@@ -21,7 +22,6 @@ namespace {
 using game::Action;
 using game::EventType;
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 std::string name_of(game::Pai p) { return std::string(game::mjai_name(p)); }
 
@@ -226,9 +226,7 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
       const std::size_t row = rows[next];
       const int s = stats.sample_seat[row];
       const game::PlayerView& v = *views[ix(s)];
-      std::uint64_t mask = 0;
-      for (int a = 0; a < data::kSampleActions; ++a)
-        if (samples.legal[row * ix(data::kSampleActions) + ix(a)]) mask |= std::uint64_t{1} << a;
+      const std::uint64_t mask = samples.legal_mask(row).bits();
       game::Decision& d = decisions[next];
       d.seat = game::Seat(s);
       v.legal(legal_moves);

@@ -229,11 +229,10 @@ Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::
     : owner(o), cfg(c), rules(game::table_rules(c.rules.preset)), master(m), learner(std::move(l)), baseline(std::move(b)) {
   const auto& sp = cfg.selfplay;
   if (!learner) throw Error("selfplay: no learner policy");
+  // rules.length is one of its names and the opponent shares sum to 1 (config::validate).
   const auto length = game::parse_game_length(c.rules.length);
-  if (!length) throw Error("config: rules.length '" + c.rules.length + "': expected hanchan, tonpuusen or kyoku");
+  HYDRA_CHECK(length.has_value(), "selfplay: rules.length was not validated");
   rules.length = *length;
-  if (sp.opp_self + sp.opp_pool + sp.opp_baseline <= 0)
-    throw Error("config: selfplay.opp_self + opp_pool + opp_baseline must be positive");
   if (is_bot_name(sp.baseline)) {
     (void)make_bot(sp.baseline);  // the name is checked before any game runs
     baseline_name = sp.baseline;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "hydra/common/index.hpp"
 #include "hydra/game/shanten.hpp"
 #include "hydra/game/view_check.hpp"
 #include "hydra/selfplay/bots.hpp"
@@ -16,7 +17,6 @@ using game::Seat;
 using game::TileCounts;
 using game::TileType;
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // Every tile this seat can see: its closed hand, all melds, every river tile not taken by a call
 // (a called tile is counted in the caller's meld), the dora indicators. Capped at 4 per kind.

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <oneapi/tbb/global_control.h>
 
+#include "hydra/common/index.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/dataset.hpp"
 #include "hydra/data/text_file.hpp"
@@ -29,7 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using encoder::kObsSize;
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 DatasetOptions options(const fs::path& dir, std::uint64_t seed) {
   DatasetOptions o;

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hydra/common/index.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/dataset.hpp"
 #include "hydra/data/replay.hpp"
@@ -27,7 +28,6 @@ using game::Event;
 using game::EventType;
 
 const game::TableRules& tenhou() { return game::table_rules("tenhou"); }
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // The action a logged event is, computed here from the event alone (docs/ENGINE.md).
 int expected_action(const Event& e) {

@@ -13,6 +13,7 @@
 #include <set>
 #include <vector>
 
+#include "hydra/common/index.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/encoder/augment.hpp"
 #include "hydra/encoder/batch.hpp"
@@ -37,7 +38,6 @@ using game::EventType;
 using game::Pai;
 using game::Seat;
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 const game::TableRules& tenhou() { return game::table_rules("tenhou"); }
 

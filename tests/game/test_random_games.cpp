@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hydra/common/index.hpp"
 #include "hydra/data/replay.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
@@ -19,7 +20,6 @@
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // Every physical tile is in exactly one place: a hand, a meld, a river (uncalled), or the wall.
 void expect_all_tiles_accounted(const Table& t) {

@@ -1,6 +1,8 @@
 #pragma once
 
-// Small configs and random batches shared by the model tests.
+// Small configs, random batches and a scratch-folder remover shared by the model tests.
+
+#include <filesystem>
 
 #include <torch/torch.h>
 
@@ -9,6 +11,17 @@
 #include "hydra/model/network.hpp"
 
 namespace hydra::model::testing {
+
+// Not std::filesystem::remove_all: the torch wheel's libtorch.so exports its own, which the
+// dynamic linker prefers over libstdc++'s and which crashes (a null call) in these tests.
+inline void remove_tree(const std::filesystem::path& dir) {
+  if (!std::filesystem::exists(dir)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.is_directory()) remove_tree(entry.path());
+    else std::filesystem::remove(entry.path());
+  }
+  std::filesystem::remove(dir);
+}
 
 // The smallest network GroupNorm(32) allows, with small heads: fast enough for gradient checks.
 inline config::ModelConfig tiny_config(int blocks = 1) {

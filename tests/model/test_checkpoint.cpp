@@ -26,16 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Not fs::remove_all: the torch wheel's libtorch.so exports its own std::filesystem::remove_all,
-// which the dynamic linker prefers over libstdc++'s and which crashes (null call) here.
-void remove_tree(const fs::path& dir) {
-  if (!fs::exists(dir)) return;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_directory()) remove_tree(entry.path());
-    else fs::remove(entry.path());
-  }
-  fs::remove(dir);
-}
+using testing::remove_tree;
 
 class Checkpoints : public ::testing::Test {
  protected:

@@ -135,19 +135,6 @@ TEST(TrainerRun, ResumeTakesTheSavedSeedAndAllowsNewBounds) {
   EXPECT_EQ(read_json(dir / "seeds.json")["master_seed"], 77u);
 }
 
-TEST(TrainerRun, StartAndResumeRemoveTheTemporaryFilesOfAKilledSession) {
-  const fs::path dir = fresh_dir("resume");
-  fs::create_directories(dir);
-  std::ofstream(dir / ".config.json.tmp-4321") << "{";
-  std::ofstream(dir / "config.json.tmp777") << "{";  // an earlier version's name
-  std::ofstream(dir / "metrics.jsonl.tmp") << "{";
-  prepare_run(config::load(std::nullopt, {"run.seed=3"}), dir, false, false);
-  std::ofstream(dir / ".seeds.json.tmp-4322") << "{";
-  prepare_run(config::load(std::nullopt), dir, true, true);
-  for (const auto& e : fs::directory_iterator(dir))
-    EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos) << e.path();
-}
-
 TEST(TrainerRun, ResumeRefusesChangesThatMatterNamingEach) {
   const fs::path dir = fresh_dir("refuse");
   prepare_run(config::load(std::nullopt, {"run.seed=5"}), dir, false, false);

@@ -21,14 +21,16 @@
 #include <vector>
 
 #include "hydra/data/game_log.hpp"
+#include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
+#include "hydra/game/action.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/game/rules.hpp"
 
 namespace hydra::data {
 
-inline constexpr int kSampleActions = 46;
-inline constexpr int kSampleContext = 16;
+inline constexpr int kSampleActions = game::kNumActions;
+inline constexpr int kSampleContext = encoder::kContextSize;
 inline constexpr int kSampleDanger = 3 * encoder::kTiles;
 
 // Decision types for per-type accuracy (docs/PRETRAIN.md), named by the action taken.
@@ -52,6 +54,8 @@ struct SampleBatch {
   std::vector<float> danger;            // n * 3 * 34: tile type is a wait of that opponent now
   std::vector<std::uint8_t> type;       // DecisionType
   std::size_t size() const { return action.size(); }
+  // Row i's legal actions (its byte row of `legal`) as a mask.
+  game::ActionMask legal_mask(std::size_t i) const;
   void clear();
   // Appends row i of `src` (which must not be this batch).
   void append(const SampleBatch& src, std::size_t i);

@@ -45,7 +45,4 @@ std::string read_text_file(const std::filesystem::path& path, std::size_t max_by
 // gzip-compresses `data` (deflate level 6).
 std::string gzip_compress(std::string_view data);
 
-// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
-void write_file_atomic(const std::filesystem::path& path, std::string_view bytes);
-
 }  // namespace hydra::data

@@ -58,7 +58,8 @@ struct PreparedRun {
 // A resume: refuses a directory without a checkpoint or without config.json, takes the saved
 // seed when the config has none, refuses any change to a key that matters (listing each with
 // both values), logs the allowed ones and rewrites config.json with the new bounds.
-// Both remove the temporary files a killed session left in the run directory.
+// What a killed session left in the directory is the trainer's RunContext's to remove
+// (model/run_context.hpp).
 // `has_checkpoint` tells whether RUN_DIR/checkpoints holds one (the caller owns the format).
 PreparedRun prepare_run(config::Config config, const std::filesystem::path& run_dir, bool resume,
                         bool has_checkpoint);

@@ -11,7 +11,7 @@
 // So the top action shown for a decision is what the checkpoint agent plays there.
 //
 // Torch-free: the caller supplies the policy (apps/ loads a checkpoint through
-// torch_side::policy_loader, the loader of `hydra eval`; tests use LinearTestPolicy).
+// torch_side::load().policy_loader, the loader of `hydra eval`; tests use LinearTestPolicy).
 
 #include <array>
 #include <cstdint>

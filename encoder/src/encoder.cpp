@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 
+#include "hydra/common/index.hpp"
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/shanten.hpp"
@@ -25,7 +26,6 @@ using game::PlayerView;
 using game::Seat;
 using game::TileCounts;
 
-constexpr std::size_t ix(int i) { return static_cast<std::size_t>(i); }
 
 // exp(-0.2 * age) for every age a river can reach (a river holds at most 48 discards).
 const std::array<float, 64> kDecay = [] {

@@ -1,0 +1,30 @@
+#pragma once
+
+// The LibTorch half of the commands, defined in apps/torch/ and reached through the table of
+// torch_side.hpp (torch_side::load()), which apps/torch/commands.cpp fills with these.
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../torch_side.hpp"
+
+namespace hydra::apps::torch_impl {
+
+// commands.cpp
+void train(const TrainFlags& f);
+void pretrain(const PretrainFlags& f);
+void grp(const GrpFlags& f);
+void export_weights(const std::string& checkpoint, const std::string& out);
+void info_model(const std::string& config_file, bool json);
+void runtime_info(nlohmann::ordered_json& j);
+selfplay::PolicyLoader policy_loader(int torch_threads);
+// check.cpp
+void check(const CheckFlags& f);
+// bench_model.cpp
+void bench_model(const BenchModelFlags& f);
+void bench_learner(const BenchLearnerFlags& f);
+void bench_selfplay(const BenchSelfplayFlags& f);
+void bench_pretrain(const BenchPretrainFlags& f);
+
+}  // namespace hydra::apps::torch_impl

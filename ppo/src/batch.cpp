@@ -15,40 +15,27 @@ torch::Tensor wrap(const std::vector<T>& v, at::IntArrayRef shape, torch::Scalar
   return torch::from_blob(const_cast<T*>(v.data()), shape, torch::TensorOptions().dtype(type));
 }
 
-}  // namespace
-
-RolloutTensors RolloutTensors::to(const torch::Device& device) const {
+// Every field of `in` through f (an undefined tensor, priv without privileged planes, stays
+// undefined): the one list of the fields that to() and select() share.
+template <class F>
+RolloutTensors map_fields(const RolloutTensors& in, F f) {
+  static constexpr torch::Tensor RolloutTensors::*kFields[] = {
+      &RolloutTensors::obs,       &RolloutTensors::context, &RolloutTensors::legal,  &RolloutTensors::action,
+      &RolloutTensors::logp,      &RolloutTensors::value,   &RolloutTensors::advantage,
+      &RolloutTensors::returns,   &RolloutTensors::tenpai,  &RolloutTensors::danger, &RolloutTensors::priv};
   RolloutTensors r;
-  const auto move = [&](const torch::Tensor& t) { return t.defined() ? t.to(device) : t; };
-  r.obs = move(obs);
-  r.context = move(context);
-  r.legal = move(legal);
-  r.action = move(action);
-  r.logp = move(logp);
-  r.value = move(value);
-  r.advantage = move(advantage);
-  r.returns = move(returns);
-  r.tenpai = move(tenpai);
-  r.danger = move(danger);
-  r.priv = move(priv);
+  for (const auto field : kFields) r.*field = (in.*field).defined() ? f(in.*field) : in.*field;
   return r;
 }
 
+}  // namespace
+
+RolloutTensors RolloutTensors::to(const torch::Device& device) const {
+  return map_fields(*this, [&](const torch::Tensor& t) { return t.to(device); });
+}
+
 RolloutTensors RolloutTensors::select(const torch::Tensor& index) const {
-  RolloutTensors r;
-  const auto pick = [&](const torch::Tensor& t) { return t.defined() ? t.index_select(0, index) : t; };
-  r.obs = pick(obs);
-  r.context = pick(context);
-  r.legal = pick(legal);
-  r.action = pick(action);
-  r.logp = pick(logp);
-  r.value = pick(value);
-  r.advantage = pick(advantage);
-  r.returns = pick(returns);
-  r.tenpai = pick(tenpai);
-  r.danger = pick(danger);
-  r.priv = pick(priv);
-  return r;
+  return map_fields(*this, [&](const torch::Tensor& t) { return t.index_select(0, index); });
 }
 
 RolloutTensors rollout_tensors(const selfplay::Rollout& rollout) {

@@ -46,6 +46,15 @@ Table::Table(const TableRules& rules, const GameKey& key, bool record, EventHook
   start(record);
 }
 
+std::unique_ptr<Table> Table::branch(EventHook on_event) const {
+  std::unique_ptr<Table> t(new Table(*this));
+  for (PlayerView& v : t->views_) v.rebind_rules(t->rules_);
+  t->events_.clear();
+  t->record_ = false;
+  t->on_event_ = std::move(on_event);
+  return t;
+}
+
 void Table::start(bool record) {
   record_ = record;
   if (record_) events_.reserve(1024);

@@ -180,6 +180,20 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
     compute_gae(reward, baseline, rollout.done, ppo.gamma, 1.0, mc_adv, mc_returns);
     stats.explained_variance_mc = explained_variance(baseline, mc_returns);
   }
+  // Paired branches: the policy's advantage of a paired decision is R(a) - R(b) (on the scale
+  // of the normalised rewards); a decision without a pair carries none. The value targets stay.
+  if (ppo.advantage == "paired") {
+    if (rollout.paired.size() != un)
+      throw Error("ppo.advantage = paired, but the rollout carries no paired branches (the actors must be "
+                  "configured with the same ppo.advantage)");
+    const double scale = ppo.reward_norm ? 1.0 / reward_norm_.stddev() : 1.0;
+    std::int64_t pairs = 0;
+    for (std::size_t i = 0; i < un; ++i) {
+      advantage[i] = rollout.paired[i] ? static_cast<float>(rollout.paired_advantage[i] * scale) : 0.0f;
+      pairs += rollout.paired[i];
+    }
+    stats.paired_share = static_cast<double>(pairs) / static_cast<double>(n);
+  }
   {
     double sum = 0, sq = 0;
     for (const float a : advantage) sum += a;
@@ -569,6 +583,7 @@ metrics::Scalars UpdateStats::scalars() const {
       {"ppo/reward_std", reward_std},
       {"ppo/adv_mean", adv_mean},
       {"ppo/adv_std", adv_std},
+      {"ppo/paired_share", paired_share},
       {"ppo/epochs", static_cast<double>(epochs)},
       {"ppo/minibatches", static_cast<double>(minibatches)},
       {"ppo/samples", static_cast<double>(samples)},

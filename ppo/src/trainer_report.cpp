@@ -44,6 +44,15 @@ metrics::Scalars actor_scalars(const selfplay::ActorStats& s, double collect_sec
   out.emplace_back("selfplay/forward_passes", static_cast<double>(s.forward_passes));
   // Only with an external baseline that failed in a game (docs/SELFPLAY.md).
   if (s.void_games > 0) out.emplace_back("selfplay/void_games", static_cast<double>(s.void_games));
+  // Only with paired branches (ppo.advantage = paired, docs/PPO.md "Paired branches"): the share of
+  // stored decisions with a paired advantage, of those played twice, and the branches' decisions
+  // per stored one (what the pairs cost in play).
+  if (s.paired > 0) {
+    const auto stored = static_cast<double>(s.learner_decisions);
+    out.emplace_back("selfplay/paired_share", ratio(static_cast<double>(s.paired), stored));
+    out.emplace_back("selfplay/branched_share", ratio(static_cast<double>(s.branches), stored));
+    out.emplace_back("selfplay/branch_decisions_per_sample", ratio(static_cast<double>(s.branch_decisions), stored));
+  }
 
   selfplay::KindStats all;
   for (const selfplay::KindStats& k : s.kinds) {

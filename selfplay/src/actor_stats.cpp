@@ -52,6 +52,9 @@ ActorStats& ActorStats::operator+=(const ActorStats& o) {
   forward_passes += o.forward_passes;
   void_games += o.void_games;
   unearned_kyoku += o.unearned_kyoku;
+  paired += o.paired;
+  branches += o.branches;
+  branch_decisions += o.branch_decisions;
   for (std::size_t k = 0; k < kinds.size(); ++k) kinds[k] += o.kinds[k];
   engine_seconds += o.engine_seconds;
   encode_seconds += o.encode_seconds;
@@ -90,6 +93,11 @@ nlohmann::ordered_json ActorStats::to_json() const {
   j["forward_passes"] = forward_passes;
   if (void_games > 0) j["void_games"] = void_games;  // only with an external baseline
   j["unearned_kyoku"] = unearned_kyoku;
+  if (paired > 0) {  // only with paired branches
+    j["paired"] = paired;
+    j["branches"] = branches;
+    j["branch_decisions"] = branch_decisions;
+  }
   j["engine_seconds"] = engine_seconds;
   j["encode_seconds"] = encode_seconds;
   j["inference_seconds"] = inference_seconds;

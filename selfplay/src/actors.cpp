@@ -64,10 +64,12 @@ struct SeatAgent {
 
 class ActorGame final : public EngineGame {
  public:
-  ActorGame(double temperature, bool privileged, std::atomic<std::int64_t>& recorded)
-      : temperature_(temperature), privileged_(privileged), recorded_(recorded) {}
+  ActorGame(double temperature, bool privileged, bool paired, std::atomic<std::int64_t>& recorded)
+      : temperature_(temperature), privileged_(privileged), paired_(paired), recorded_(recorded) {}
 
   game::Table& table() override { return *table_; }
+  // A branch ends with its kyoku (when the next one starts) or with the game.
+  bool over() override { return table_->done() || (parent && kyoku.size() > branch_kyoku + 1); }
 
   BatchPolicy* policy(const game::Decision& d) override {
     if (d.mask.count() == 1) return nullptr;
@@ -86,7 +88,7 @@ class ActorGame final : public EngineGame {
   void encode(const game::Decision& d, const Row& row) override {
     const std::size_t s = at(d.seat);
     std::int64_t stored = -1;
-    if (seats[s].learner) {
+    if (seats[s].learner && !parent) {
       Rollout& r = traj[s];
       stored = static_cast<std::int64_t>(r.size());
       const std::size_t n = r.size() + 1;
@@ -101,6 +103,11 @@ class ActorGame final : public EngineGame {
       r.context.resize(n * kContext);
       r.opp_waits.resize(n * kOpponents);
       traj_kyoku[s].push_back(static_cast<int>(kyoku.size()) - 1);
+      if (paired_) {
+        r.paired.resize(n);
+        r.paired_advantage.resize(n);
+        branch_reward[s].resize(n);
+      }
       recorded_.fetch_add(1, std::memory_order_relaxed);
     }
     stored_.push_back(stored);
@@ -148,6 +155,19 @@ class ActorGame final : public EngineGame {
       r.logp[i] = static_cast<float>(sampled_log_prob(res.probs, legal, inv_t, chosen));
       r.value[i] = res.value;
       r.version[i] = res.version;
+      // A paired branch: where this decision is the table's only pending one, a second action b
+      // from the same policy (its own stream) and, when b differs, the rest of the kyoku from here
+      // with b. Whether a decision is paired does not depend on its action, so R(a) - R(b) stays
+      // an unbiased advantage.
+      if (branch_rate > 0 && table_->pending().size() == 1) {
+        const double u_pair = branch_rng[s].uniform01();
+        const double u_alt = branch_rng[s].uniform01();
+        if (u_pair < branch_rate) {
+          r.paired[i] = 1;
+          const int alt = sample_action(res.probs, legal, inv_t, u_alt);
+          if (alt != chosen) spawn(branch(d, perm[s].inverse()(game::Action(alt)), i));
+        }
+      }
     }
     ++decisions;
     ++network;
@@ -156,13 +176,41 @@ class ActorGame final : public EngineGame {
     return original;
   }
 
+  // The game from decision `d` (stored as `stored` of its seat) on with action `alt` instead: the
+  // table, the encoders and every seat's stream as they are now (common random numbers), the same
+  // agents, nothing stored. It ends with the kyoku; finished() hands its reward to this game.
+  std::unique_ptr<ActorGame> branch(const game::Decision& d, game::Action alt, std::size_t stored) {
+    auto b = std::make_unique<ActorGame>(temperature_, false, false, recorded_);
+    b->index = index;
+    b->key = key;
+    b->kind = kind;
+    b->enc = enc;
+    b->perm = perm;
+    b->rng = rng;
+    for (std::size_t t = 0; t < kSeats; ++t) {
+      b->seats[t].policy = seats[t].policy;
+      b->seats[t].learner = seats[t].learner;
+    }
+    b->kyoku = kyoku;
+    b->parent = this;
+    b->parent_seat = at(d.seat);
+    b->parent_decision = stored;
+    b->branch_kyoku = kyoku.size() - 1;
+    ActorGame* raw = b.get();
+    b->table_ = table_->branch([raw](const game::Table& t, const game::Event& e) { raw->on_event(t, e); });
+    b->table_->act(d.seat, alt);
+    branched[at(d.seat)].push_back(stored);
+    ++open_branches;
+    return b;
+  }
+
   void on_event(const game::Table& t, const game::Event& e) {
     for (std::size_t s = 0; s < kSeats; ++s) {
       if (seats[s].policy) enc[s].observe(t.view(game::Seat(static_cast<int>(s))), e);
       if (seats[s].observer) seats[s].observer->observe(e);
     }
     if (e.type == game::EventType::start_kyoku) kyoku.push_back(game::kyoku_start(e));
-    tally.add(e);
+    if (!parent) tally.add(e);
   }
 
   std::int64_t index = 0;
@@ -184,9 +232,26 @@ class ActorGame final : public EngineGame {
 
   std::int64_t decisions = 0, network = 0, forced = 0;
 
+  // Paired branches (ppo.advantage = paired). Of a game that branches: the share of its eligible
+  // learner decisions paired (0: none; only games whose every seat is a policy branch), each
+  // seat's stream of second actions, the stored decisions it branched, the branches' rewards
+  // (per stored decision) and how many branches still play.
+  double branch_rate = 0;
+  std::array<game::Xoshiro256ss, kSeats> branch_rng{
+      game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}),
+      game::Xoshiro256ss(game::Digest{})};
+  std::array<std::vector<std::size_t>, kSeats> branched;
+  std::array<std::vector<double>, kSeats> branch_reward;
+  int open_branches = 0;
+  // Of a branch: the game it came from, the seat and stored decision it answers for, and the
+  // index in `kyoku` of the kyoku it plays.
+  ActorGame* parent = nullptr;
+  std::size_t parent_seat = 0, parent_decision = 0, branch_kyoku = 0;
+
  private:
   double temperature_;
   bool privileged_;
+  bool paired_;
   std::array<float, encoder::kPrivilegedSize> priv_{};
   std::atomic<std::int64_t>& recorded_;
   std::vector<std::int64_t> stored_;  // per encoded decision of the step: its trajectory index or -1
@@ -202,6 +267,8 @@ struct Actors::Impl final : EngineDriver {
   Rollout collect(std::int64_t min_samples);
   std::unique_ptr<EngineGame> next() override;
   void finished(std::unique_ptr<EngineGame> game) override;
+  void settle(ActorGame& g);          // a game and all its branches have ended
+  void branch_ended(ActorGame& b);    // hands a branch's reward to its game
 
   Actors& owner;
   config::Config cfg;
@@ -220,6 +287,7 @@ struct Actors::Impl final : EngineDriver {
 
   // Per collect.
   std::vector<std::pair<std::int64_t, Rollout>> finished_games;
+  std::vector<std::unique_ptr<EngineGame>> parked;  // ended games whose branches still play
   std::atomic<std::int64_t> recorded{0};
   std::int64_t min_samples = 0;
 };
@@ -253,7 +321,8 @@ Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::
 // A new game while fewer than min_samples learner decisions are recorded in this collect.
 std::unique_ptr<EngineGame> Actors::Impl::next() {
   if (recorded.load(std::memory_order_relaxed) >= min_samples) return nullptr;
-  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.ppo.critic == "privileged", recorded);
+  const bool paired = cfg.ppo.advantage == "paired";
+  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.ppo.critic == "privileged", paired, recorded);
   g->index = next_game++;
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   const auto& sp = cfg.selfplay;
@@ -295,15 +364,61 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
       g->perm[s] = encoder::SuitPerm::nth(static_cast<int>(aug.below(encoder::kNumSuitPerms)));
     }
   }
+  // Paired branches copy the game mid-kyoku, agents included: only policies (stateless between
+  // calls) can be copied, so games with a bot or an external agent do not branch.
+  const bool all_policies = std::all_of(g->seats.begin(), g->seats.end(), [](const SeatAgent& a) { return a.policy; });
+  if (paired && all_policies) {
+    g->branch_rate = sp.branch_rate;
+    for (std::size_t s = 0; s < kSeats; ++s)
+      g->branch_rng[s] = game::Xoshiro256ss(game::derive(g->key, game::labels::branch, {s}));
+  }
   ActorGame* raw = g.get();
   g->table_ = std::make_unique<game::Table>(rules, g->key, !log_dir.empty(),
                                             [raw](const game::Table& t, const game::Event& e) { raw->on_event(t, e); });
   return g;
 }
 
-// Rewards and done flags, statistics, the game log; the game's rollout joins finished_games.
+// A branch hands its reward to its game; a game waits for its branches before it settles.
 void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
   ActorGame& g = static_cast<ActorGame&>(*game);
+  if (g.parent) {
+    branch_ended(g);
+    return;
+  }
+  if (g.open_branches > 0) {
+    parked.push_back(std::move(game));
+    return;
+  }
+  settle(g);
+}
+
+// The branch's kyoku reward for the seat it answers for, by the same reward model as its game:
+// the kyoku starts it saw (its game's up to the branch's kyoku, then the next one's if the game
+// goes on) and, when the game ended in it, the final scores.
+void Actors::Impl::branch_ended(ActorGame& b) {
+  ActorGame& p = *b.parent;
+  std::array<int, kSeats> final_scores{};
+  const game::Scores& fin = b.table_->done() ? b.table_->final_scores() : b.table_->scores();
+  for (std::size_t s = 0; s < kSeats; ++s) final_scores[s] = fin[s];
+  KyokuRewardModel& model = reward_model ? *reward_model : score_rewards;
+  const auto rewards = model.rewards(b.kyoku, final_scores);
+  HYDRA_CHECK(rewards.size() > b.branch_kyoku, "selfplay: a branch's reward model gave no reward for its kyoku");
+  p.branch_reward[b.parent_seat][b.parent_decision] = rewards[b.branch_kyoku][b.parent_seat];
+  ++stats.branches;
+  stats.branch_decisions += b.decisions;
+  stats.engine_seconds += b.play_seconds;
+  stats.encode_seconds += b.encode_seconds;
+  if (--p.open_branches > 0) return;
+  const auto it = std::find_if(parked.begin(), parked.end(), [&](const auto& q) { return q.get() == &p; });
+  if (it == parked.end()) return;  // the game still plays
+  const std::unique_ptr<EngineGame> done = std::move(*it);
+  parked.erase(it);
+  settle(p);
+}
+
+// Rewards and done flags, paired advantages, statistics, the game log; the game's rollout joins
+// finished_games.
+void Actors::Impl::settle(ActorGame& g) {
   // A game an external baseline failed in is void: its decisions are not learned from, its
   // result not counted (the fault is logged; the next game starts a new process).
   for (std::size_t s = 0; s < kSeats; ++s)
@@ -334,7 +449,13 @@ void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
   for (std::size_t s = 0; s < kSeats; ++s) {
     if (!g.seats[s].learner) continue;
     stats.unearned_kyoku += assign_episode_rewards(g.traj[s], g.traj_kyoku[s], rewards, s);
-    out.append(g.traj[s]);
+    Rollout& tr = g.traj[s];
+    for (const std::size_t i : g.branched[s]) {
+      const auto k = static_cast<std::size_t>(g.traj_kyoku[s][i]);
+      tr.paired_advantage[i] = static_cast<float>(rewards[k][s] - g.branch_reward[s][i]);
+    }
+    for (const std::uint8_t p : tr.paired) stats.paired += p;
+    out.append(tr);
 
     ++ks.learner_seats;
     ++ks.ranks[static_cast<std::size_t>(rank[s])];
@@ -380,6 +501,7 @@ Rollout Actors::Impl::collect(std::int64_t min) {
   // Every slot starts a game (both groups, so they overlap from the first batch); later refills
   // stop once min_samples learner decisions are recorded.
   engine->run(*this);
+  HYDRA_CHECK(parked.empty(), "selfplay: a game's branches did not all end");
   const EngineStats es = engine->take_stats();
   stats.inference_seconds += es.inference_seconds;
   stats.forward_passes += es.forward_passes;

@@ -47,7 +47,10 @@ struct PolicyRows {
 };
 
 struct Group {
+  // The first `fixed` slots take the driver's games; spawned games fill the rest, which grows and
+  // shrinks with them.
   std::vector<std::unique_ptr<EngineGame>> slots;
+  std::size_t fixed = 0;
   std::vector<PolicyRows> policies;  // the first `used` are this step's, in first-seen order
   std::size_t used = 0;
   std::size_t rows() const {
@@ -89,7 +92,9 @@ Engine::Impl::Impl(EngineOptions o) : opt(std::move(o)) {
   if (opt.groups.empty() || opt.groups.size() > 2) throw Error("the play engine takes one or two groups of slots");
   for (std::size_t n : opt.groups) {
     if (n == 0) throw Error("the play engine needs at least one slot per group");
-    groups.emplace_back().slots.resize(n);
+    Group& g = groups.emplace_back();
+    g.slots.resize(n);
+    g.fixed = n;
   }
   queued.assign(groups.size(), false);
   busy.assign(groups.size(), false);
@@ -110,7 +115,7 @@ Engine::Impl::~Impl() {
 void Engine::Impl::advance(EngineGame& game) {
   game.waiting_.clear();
   game::Table& t = game.table();
-  while (!t.done()) {
+  while (!game.over()) {
     const auto pending = t.pending();  // a copy: answering the last one replaces the list
     for (const game::Decision& d : pending) {
       if (BatchPolicy* p = game.policy(d)) {
@@ -138,13 +143,24 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
   });
   // Finishing and starting games is serial and in slot order, so the driver sees the same order
   // whatever the thread count.
+  std::vector<std::unique_ptr<EngineGame>> spawned;
+  for (auto& slot : slots)
+    if (slot)
+      for (auto& b : std::exchange(slot->spawned_, {})) spawned.push_back(std::move(b));
   std::vector<std::size_t> fresh;
   for (std::size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i] && slots[i]->table().done()) driver.finished(std::move(slots[i]));
-    if (!slots[i]) {
+    if (slots[i] && slots[i]->over()) driver.finished(std::move(slots[i]));
+    if (!slots[i] && i < g.fixed) {
       slots[i] = driver.next();
       if (slots[i]) fresh.push_back(i);
     }
+  }
+  std::size_t free = g.fixed;
+  for (auto& b : spawned) {
+    while (free < slots.size() && slots[free]) ++free;
+    if (free == slots.size()) slots.emplace_back();
+    slots[free] = std::move(b);
+    fresh.push_back(free);
   }
   while (!fresh.empty()) {
     hydra::parallel_for(0, fresh.size(), [&](std::size_t k) {
@@ -155,13 +171,14 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
     });
     std::vector<std::size_t> again;
     for (std::size_t i : fresh)
-      if (slots[i]->table().done()) {  // a game without a network decision
+      if (slots[i]->over()) {  // a game without a network decision
         driver.finished(std::move(slots[i]));
-        slots[i] = driver.next();
+        if (i < g.fixed) slots[i] = driver.next();
         if (slots[i]) again.push_back(i);
       }
     fresh = std::move(again);
   }
+  while (slots.size() > g.fixed && !slots.back()) slots.pop_back();
   layout(g);
 }
 

@@ -95,6 +95,8 @@ void Rollout::clear() {
   opp_waits.clear();
   version.clear();
   priv.clear();
+  paired.clear();
+  paired_advantage.clear();
   game.clear();
   seat.clear();
   games = kyoku = all_decisions = 0;
@@ -134,6 +136,8 @@ void Rollout::append(const Rollout& o) {
   append_all(opp_waits, o.opp_waits);
   append_all(version, o.version);
   append_all(priv, o.priv);
+  append_all(paired, o.paired);
+  append_all(paired_advantage, o.paired_advantage);
   append_all(game, o.game);
   append_all(seat, o.seat);
   games += o.games;
@@ -151,6 +155,8 @@ void Rollout::check() const {
   HYDRA_CHECK(opp_waits.size() == n * kOpponents, "rollout: opp_waits length");
   HYDRA_CHECK((game.empty() || game.size() == n) && (seat.empty() || seat.size() == n), "rollout: game / seat length");
   HYDRA_CHECK(priv.empty() || priv.size() == n * encoder::kPrivilegedSize, "rollout: priv length");
+  HYDRA_CHECK((paired.empty() && paired_advantage.empty()) || (paired.size() == n && paired_advantage.size() == n),
+              "rollout: paired / paired_advantage length");
   HYDRA_CHECK(n == 0 || done[n - 1] == 1, "rollout: the last decision does not end an episode");
   for (std::size_t i = 0; i < n; ++i) {
     HYDRA_CHECK(action[i] >= 0 && action[i] < kActions && ((legal[i] >> action[i]) & 1U),

@@ -7,6 +7,9 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
+#include <vector>
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -176,6 +179,51 @@ TEST(RandomGames, SameKeySameGame) {
   EXPECT_TRUE(r1.events == r2.events);
   const GameResult r3 = play_game(table_rules("tenhou"), game_key(MasterSeed{99}, 4), {&a2[0], &a2[1], &a2[2], &a2[3]});
   EXPECT_FALSE(r1.events == r3.events);
+}
+
+// Table::branch: a copy of a game at every 50th decision, answered as the game goes on, plays the
+// same events to the game's end and ends with the same scores, also after the table it was
+// copied from is gone (its views read the copy's rules).
+TEST(RandomGames, ABranchAnsweredAlikePlaysTheSameGame) {
+  const GameKey key = game_key(MasterSeed{99}, 7);
+  std::array<RandomAgent, kNumSeats> agents;
+  for (int s = 0; s < kNumSeats; ++s) agents[ix(s)].start_game(Seat(s), key);
+  auto table = std::make_unique<Table>(table_rules("tenhou"), key);
+  struct Branch {
+    std::unique_ptr<Table> table;
+    std::array<RandomAgent, kNumSeats> agents;
+    std::vector<Event> seen;
+    std::size_t from = 0;
+  };
+  std::vector<std::unique_ptr<Branch>> branches;
+  int decisions = 0;
+  while (!table->done()) {
+    const auto pending = table->pending();
+    if (++decisions % 50 == 0) {
+      auto b = std::make_unique<Branch>();
+      b->agents = agents;
+      b->from = table->events().size();
+      Branch* raw = b.get();
+      b->table = table->branch([raw](const Table&, const Event& e) { raw->seen.push_back(e); });
+      EXPECT_TRUE(b->table->events().empty());  // a branch keeps no record
+      branches.push_back(std::move(b));
+    }
+    for (const Decision& d : pending) table->act(d.seat, agents[ix(d.seat.index())].act(table->view(d.seat), d));
+  }
+  ASSERT_GT(branches.size(), 5u);
+  const std::vector<Event> events = table->events();
+  const Scores final = table->final_scores();
+  table.reset();
+  for (auto& b : branches) {
+    Table& t = *b->table;
+    while (!t.done()) {
+      const auto pending = t.pending();
+      for (const Decision& d : pending) t.act(d.seat, b->agents[ix(d.seat.index())].act(t.view(d.seat), d));
+    }
+    ASSERT_EQ(b->seen.size(), events.size() - b->from);
+    EXPECT_TRUE(std::equal(b->seen.begin(), b->seen.end(), events.begin() + static_cast<std::ptrdiff_t>(b->from)));
+    EXPECT_EQ(t.final_scores(), final);
+  }
 }
 
 // The table block of the rules is what the table does: the same seeded random games under rules

@@ -462,6 +462,38 @@ TEST(Learner, ValueLambdaOneTrainsTheValueOnMonteCarloReturns) {
   EXPECT_DOUBLE_EQ(b.adv_mean, a.adv_mean) << "the advantages still use ppo.lambda";
 }
 
+// ppo.advantage = paired: the policy's advantage is the rollout's paired R(a) - R(b) where a
+// decision has one and 0 where it has none, whatever the rewards say (the value still learns
+// from them); a rollout without pairs is refused.
+TEST(Learner, PairedAdvantagesReplaceGaeForThePolicy) {
+  auto cfg = small_config();
+  cfg.ppo.advantage = "paired";
+  cfg.ppo.reward_norm = false;
+  Learner learner(cfg, torch::kCPU, MasterSeed{3});
+  // The rewards favour action 2; the pairs say action 3 is better than the second action drawn.
+  auto rollout = make_rollout(
+      learner.net(), 160, 1, 5, [](int i) { return i % 5; }, [](int, int a) { return a == 2 ? 1.0f : 0.0f; });
+  EXPECT_THROW(learner.update(rollout), hydra::Error);
+  rollout.paired.assign(160, 0);
+  rollout.paired_advantage.assign(160, 0.0f);
+  double sum = 0;
+  int pairs = 0;
+  for (std::size_t i = 0; i < 160; ++i) {
+    if (i % 4 == 0) continue;
+    rollout.paired[i] = 1;
+    rollout.paired_advantage[i] = rollout.action[i] == 3 ? 1.0f : -0.25f;
+    sum += rollout.paired_advantage[i];
+    ++pairs;
+  }
+  const double before2 = mean_prob(learner, rollout, 2), before3 = mean_prob(learner, rollout, 3);
+  const auto stats = learner.update(rollout);
+  EXPECT_DOUBLE_EQ(stats.paired_share, pairs / 160.0);
+  EXPECT_NEAR(stats.adv_mean, sum / 160.0, 1e-7);
+  const double gain2 = mean_prob(learner, rollout, 2) - before2, gain3 = mean_prob(learner, rollout, 3) - before3;
+  EXPECT_GT(gain3, 0.01);
+  EXPECT_LT(gain2, gain3);
+}
+
 // With the privileged critic, a checkpoint holds the critic and its optimizer: the next update
 // after a restore is identical, critic included.
 TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {

@@ -77,6 +77,7 @@ bool identical(const Rollout& a, const Rollout& b) {
          same_bytes(a.action, b.action) && same_bytes(a.logp, b.logp) && same_bytes(a.value, b.value) &&
          same_bytes(a.reward, b.reward) && same_bytes(a.done, b.done) && same_bytes(a.opp_waits, b.opp_waits) &&
          same_bytes(a.version, b.version) && same_bytes(a.game, b.game) && same_bytes(a.seat, b.seat) &&
+         same_bytes(a.paired, b.paired) && same_bytes(a.paired_advantage, b.paired_advantage) &&
          a.games == b.games && a.kyoku == b.kyoku && a.all_decisions == b.all_decisions;
 }
 
@@ -265,12 +266,15 @@ struct RunResult {
   Rollout rollout;
   std::map<std::string, std::string> logs;
   nlohmann::ordered_json state;
+  ActorStats stats;
 };
 
-RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false) {
+RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false,
+                   bool paired = false) {
   config::Config cfg = small_config(6, "tonpuusen");
   cfg.selfplay.augment = augment;
   if (privileged) cfg.ppo.critic = "privileged";
+  if (paired) cfg.ppo.advantage = "paired";
   cfg.selfplay.opp_self = 0.5;
   cfg.selfplay.opp_pool = 0.25;
   cfg.selfplay.opp_baseline = 0.25;
@@ -284,6 +288,7 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
   out.rollout = actors.collect(300);
   out.logs = read_dir(dir);
   out.state = actors.state();
+  out.stats = actors.take_stats();
   remove_dir(dir);
   return out;
 }
@@ -321,6 +326,46 @@ TEST(Actors, PrivilegedPlanesChangeNothingThePolicyPlays) {
         tiles += from_half(priv.rollout.priv[i * hydra::encoder::kPrivilegedSize + static_cast<std::size_t>(c * 34 + t)]);
     ASSERT_GE(tiles, 3.0f) << "decision " << i;
   }
+}
+
+// Paired branches (ppo.advantage = paired) play copies of the games beside them and store one
+// number per decision: the games themselves, every field the policy produced and every log stay
+// the same byte for byte, whatever the thread count; pure self-play games pair their eligible
+// decisions, and branches are played where the second action differs.
+TEST(Actors, PairedBranchesChangeNothingThePolicyPlays) {
+  const RunResult plain = run_once("pair_off", true, 1);
+  const RunResult paired = run_once("pair_on", true, 1, false, true);
+  const RunResult threads = run_once("pair_on2", true, 2, false, true);
+  EXPECT_TRUE(plain.rollout.paired.empty());
+  const Rollout& r = paired.rollout;
+  ASSERT_EQ(r.paired.size(), r.size());
+  ASSERT_EQ(r.paired_advantage.size(), r.size());
+  r.check();
+  Rollout without = r;
+  without.paired.clear();
+  without.paired_advantage.clear();
+  EXPECT_TRUE(identical(plain.rollout, without));
+  EXPECT_EQ(plain.logs, paired.logs);
+  EXPECT_TRUE(identical(r, threads.rollout));
+  EXPECT_EQ(paired.stats.branches, threads.stats.branches);
+
+  std::int64_t pairs = 0, nonzero = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    pairs += r.paired[i];
+    if (!r.paired[i]) {
+      EXPECT_EQ(r.paired_advantage[i], 0.0f) << "decision " << i;
+    }
+    nonzero += r.paired_advantage[i] != 0.0f;
+  }
+  EXPECT_EQ(paired.stats.paired, pairs);
+  EXPECT_GT(paired.stats.branches, 0);
+  EXPECT_LE(paired.stats.branches, pairs);
+  EXPECT_GT(paired.stats.branch_decisions, paired.stats.branches);
+  EXPECT_GT(nonzero, 0);
+  EXPECT_LE(nonzero, paired.stats.branches);  // b = a replays a: advantage 0 without a branch
+  // Games with a bot seat (the baseline games here) do not branch: fewer pairs than decisions.
+  EXPECT_GT(pairs, 0);
+  EXPECT_LT(pairs, static_cast<std::int64_t>(r.size()));
 }
 
 TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {

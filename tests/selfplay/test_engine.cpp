@@ -3,7 +3,10 @@
 // must play exactly the games that playing them one by one does, whatever the thread count.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,8 @@
 #include "hydra/common/error.hpp"
 #include "hydra/data/game_log.hpp"
 #include "hydra/data/mjai.hpp"
+#include "hydra/encoder/context.hpp"
+#include "hydra/encoder/layout.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/selfplay/arena.hpp"
@@ -170,6 +175,133 @@ TEST(Engine, GamesWithoutNetworkDecisionsFinishAndSlotsRefill) {
     EXPECT_EQ(driver.finished_count(), 10u);
     EXPECT_EQ(engine.take_stats().forward_passes, 0);
   }
+}
+
+// A game that spawns branches (EngineGame::spawn): every `every`-th of its decisions that is the
+// table's only pending one, a copy of the table from there (Table::branch), played by the same
+// deterministic policy to the end of its kyoku. The parent records its events; a branch records
+// the events it saw.
+class BranchingGame final : public EngineGame {
+ public:
+  BranchingGame(LinearTestPolicy& policy, std::uint64_t index, int every)
+      : policy_(policy), every_(every), index_(index) {
+    table_ = std::make_unique<game::Table>(game::table_rules("tenhou-tonpuusen"),
+                                           game::game_key(game::MasterSeed{5}, index), true);
+  }
+  game::Table& table() override { return *table_; }
+  bool over() override { return table_->done() || kyoku_starts_ > 0; }
+  BatchPolicy* policy(const game::Decision& d) override { return d.mask.count() > 1 ? &policy_ : nullptr; }
+  game::Action act(const game::Decision& d) override { return d.mask.nth(0); }
+  void encode(const game::Decision& d, const Row& row) override {
+    std::fill(row.obs, row.obs + encoder::kObsSize, 0.0f);
+    const game::PlayerView& v = table_->view(d.seat);
+    for (std::size_t t = 0; t < 34; ++t) row.obs[t] = static_cast<float>(v.hand().closed[t]);
+    row.obs[34] = static_cast<float>(table_->decisions() % 7);
+    std::fill(row.context, row.context + encoder::kContextSize, 0.0f);
+    *row.legal = d.mask.bits();
+  }
+  game::Action choose(const game::Decision& d, const RowResult& r) override {
+    if (!branch_ && every_ > 0 && table_->pending().size() == 1 && ++decisions_ % every_ == 0) {
+      auto b = std::make_unique<BranchingGame>(policy_, index_, 0);
+      b->branch_ = true;
+      b->start_ = table_->events().size();
+      b->parent_ = index_;
+      BranchingGame* raw = b.get();
+      b->table_ = table_->branch([raw](const game::Table&, const game::Event& e) {
+        raw->seen_.push_back(e);
+        if (e.type == game::EventType::start_kyoku) ++raw->kyoku_starts_;
+      });
+      spawn(std::move(b));
+    }
+    int best = -1;  // argmax: a branch answers as its game did
+    for (int a = 0; a < game::kNumActions; ++a)
+      if (d.mask.test(game::Action(a)) && (best < 0 || r.probs[a] > r.probs[best])) best = a;
+    return game::Action(best);
+  }
+
+  std::unique_ptr<game::Table> table_;
+  LinearTestPolicy& policy_;
+  int every_, decisions_ = 0, kyoku_starts_ = 0;
+  bool branch_ = false;
+  std::uint64_t index_, parent_ = 0;
+  std::size_t start_ = 0;                // of a branch: where its game's events stood
+  std::vector<game::Event> seen_;
+};
+
+struct BranchRun {
+  std::vector<std::string> games;               // by index: the whole game's events
+  std::vector<std::pair<std::uint64_t, std::string>> branches;  // in the order they finished
+  std::vector<std::size_t> branch_starts;
+  std::map<std::uint64_t, std::vector<game::Event>> events;
+};
+
+class BranchingDriver final : public EngineDriver {
+ public:
+  BranchingDriver(LinearTestPolicy& p, std::size_t games, int every, BranchRun& out)
+      : policy_(p), games_(games), every_(every), out_(out) {
+    out_.games.resize(games);
+  }
+  std::unique_ptr<EngineGame> next() override {
+    if (started_ == games_) return nullptr;
+    return std::make_unique<BranchingGame>(policy_, started_++, every_);
+  }
+  void finished(std::unique_ptr<EngineGame> game) override {
+    auto& g = static_cast<BranchingGame&>(*game);
+    if (g.branch_) {
+      out_.branches.emplace_back(g.parent_, dump(g.seen_));
+      out_.branch_starts.push_back(g.start_);
+    } else {
+      out_.games[g.index_] = dump(g.table_->events());
+      out_.events[g.index_] = g.table_->events();
+    }
+  }
+
+ private:
+  LinearTestPolicy& policy_;
+  std::size_t games_, started_ = 0;
+  int every_;
+  BranchRun& out_;
+};
+
+BranchRun run_branching(std::vector<std::size_t> groups, int every) {
+  LinearTestPolicy policy(11);
+  BranchRun out;
+  BranchingDriver driver(policy, 6, every, out);
+  EngineOptions eo;
+  eo.groups = std::move(groups);
+  Engine engine(eo);
+  engine.run(driver);
+  return out;
+}
+
+// Spawned games play beside their games and end through the driver; spawning changes none of the
+// games; a branch that answers as its game did plays exactly its game's events to its kyoku's
+// end; and none of it depends on the thread count or the groups.
+TEST(Engine, SpawnedBranchesReplayTheirGamesToTheEndOfTheKyoku) {
+  const BranchRun plain = run_branching({2}, 0);
+  const BranchRun run = run_branching({2}, 3);
+  EXPECT_EQ(run.games, plain.games);
+  ASSERT_GT(run.branches.size(), 20u);
+  for (std::size_t k = 0; k < run.branches.size(); ++k) {
+    const auto& [parent, seen] = run.branches[k];
+    const auto& all = run.events.at(parent);
+    const std::size_t start = run.branch_starts[k];
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < seen.size(); ++i) n += seen[i] == '\n';
+    ASSERT_LE(start + n, all.size());
+    const std::vector<game::Event> expected(all.begin() + static_cast<std::ptrdiff_t>(start),
+                                            all.begin() + static_cast<std::ptrdiff_t>(start + n));
+    EXPECT_EQ(seen, dump(expected)) << "branch " << k << " of game " << parent;
+  }
+  BranchRun one;
+  {
+    oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, 1);
+    one = run_branching({1, 1}, 3);
+  }
+  EXPECT_EQ(one.games, run.games);
+  std::multiset<std::pair<std::uint64_t, std::string>> a(run.branches.begin(), run.branches.end()),
+      b(one.branches.begin(), one.branches.end());
+  EXPECT_EQ(a, b);
 }
 
 TEST(Engine, BadGroupsAreRefused) {

@@ -119,6 +119,7 @@ struct SelfplayConfig {
   int pool_size = 8;          // past snapshots kept in the opponent pool
   int pool_every = 10;        // learner updates between snapshots added to the pool
   std::string grp;            // GRP checkpoint for rewards; "" = kyoku score change + placement
+  double branch_rate = 1.0;   // with ppo.advantage = paired: share of eligible decisions played twice
 
   template <class V>
   void visit(V& v) {
@@ -134,6 +135,9 @@ struct SelfplayConfig {
     v("pool_size", pool_size, "past snapshots kept in the opponent pool", Range{1, 100000});
     v("pool_every", pool_every, "learner updates between pool snapshots", Range{1, 1000000});
     v("grp", grp, "GRP checkpoint used for rewards (empty: score change + placement)");
+    v("branch_rate", branch_rate,
+      "with ppo.advantage = paired: share of the learner's eligible decisions played twice (paired branches)",
+      Range{0.0, 1.0});
   }
 };
 
@@ -184,6 +188,11 @@ struct PpoConfig {
   // GAE lambda of the value (and critic) targets; -1 = ppo.lambda. 1 = Monte Carlo returns: with a
   // small ppo.lambda the advantages lean on V, and V then learns the true return, not its own echo.
   double value_lambda = -1.0;
+  // The policy's advantages (docs/PPO.md "Paired branches"): "gae" = GAE over the episode with the
+  // baseline above; "paired" = R(a) - R(b) of the rest of the kyoku played twice from the decision,
+  // with a second action b of the same policy on the same walls and random streams (the actors
+  // play the branches; decisions without one carry no policy gradient). The value targets stay GAE's.
+  std::string advantage = "gae";
 
   template <class V>
   void visit(V& v) {
@@ -227,6 +236,9 @@ struct PpoConfig {
     v("critic_epochs", critic_epochs, "passes of the privileged critic over each rollout", Range{1, 100});
     v("value_lambda", value_lambda, "GAE lambda of the value targets (-1: ppo.lambda; 1: Monte Carlo returns)",
       Range{-1.0, 1.0});
+    v("advantage", advantage,
+      "policy advantages: GAE, or paired branches (the kyoku played on twice from a decision, R(a) - R(b))",
+      OneOf{"gae", "paired"});
   }
 };
 

@@ -64,9 +64,10 @@ inline constexpr std::string_view exploration = "exploration";
 inline constexpr std::string_view opponent_pool = "opponent-pool";
 inline constexpr std::string_view critic_init = "critic-init";
 inline constexpr std::string_view critic_order = "critic-order";
-inline constexpr std::array<std::string_view, 9> all = {game,          wall,        network_init,
-                                                        data_order,    augmentation, exploration,
-                                                        opponent_pool, critic_init, critic_order};
+inline constexpr std::string_view branch = "branch";  // the alternative action of a paired branch
+inline constexpr std::array<std::string_view, 10> all = {game,          wall,        network_init, data_order,
+                                                         augmentation,  exploration, opponent_pool, critic_init,
+                                                         critic_order,  branch};
 }  // namespace labels
 
 GameKey game_key(MasterSeed master, std::uint64_t game_index);

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -52,6 +53,15 @@ class Table {
   // recorded games whose walls are known. Starting a kyoku beyond the list throws hydra::Error.
   Table(const TableRules& rules, std::vector<Wall::Tiles> walls, bool record = true);
 
+  // A table is neither copied nor moved by its users (its seats' views point at its rules):
+  // branch() makes the one kind of copy there is.
+  Table& operator=(const Table&) = delete;
+
+  // An independent copy of the game as it stands: the same walls, hands, scores and pending
+  // decisions, played on from here by whoever answers it (self-play's paired branches,
+  // docs/PPO.md). It reports its events to `on_event` (may be empty) and keeps no record of them.
+  std::unique_ptr<Table> branch(EventHook on_event) const;
+
   bool done() const { return state_ == State::game_over; }
   // The decisions the table waits for; all of them must be answered (in any order). Answering
   // the last one advances the table and replaces this list: iterate over a copy.
@@ -77,6 +87,7 @@ class Table {
 
  private:
   enum class State : std::uint8_t { turn, riichi_discard, kan_select, responses, game_over };
+  Table(const Table&) = default;  // member-wise, for branch(), which re-points the views
 
   void start(bool record);
   void emit(const Event& e);

@@ -44,6 +44,8 @@ struct WinSituation {
 class PlayerView {
  public:
   PlayerView(Seat me, const TableRules& rules);
+  // After the table that owns the view was copied (Table::branch): its rules live in the copy.
+  void rebind_rules(const TableRules& rules) { rules_ = &rules; }
 
   void apply(const Event& e);
   Legal legal() const;

@@ -55,8 +55,9 @@ struct UpdateStats {
   double entropy_target = 0;     // mean entropy target of the bonus (nats); 0 without one
   bool value_warmup = false;     // only the value head learned (ppo.value_warmup)
   double reward_std = 1;         // running return std the rewards were divided by (1: off)
-  double adv_mean = 0;           // raw GAE advantage mean and std over the rollout
+  double adv_mean = 0;           // raw advantage (GAE or paired) mean and std over the rollout
   double adv_std = 0;
+  double paired_share = 0;       // ppo.advantage = paired: share of decisions with a paired advantage
   // Gradient noise scale (ppo.noise_batch > 0, not on warm-up updates): unbiased estimates of
   // |G|^2, the squared norm of the true policy gradient, and tr(Sigma), the trace of the
   // per-decision gradient covariance, from chunks of the rollout; their ratio (of means over
@@ -75,7 +76,7 @@ struct UpdateStats {
   // ppo/explained_variance_mc, loss/critic,
   // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
   // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,
-  // ppo/adv_std, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
+  // ppo/adv_std, ppo/paired_share, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
   // perf/learner_samples_per_s; ppo/grad_signal, ppo/grad_noise, ppo/grad_signal_halves,
   // ppo/grad_cos_halves and ppo/noise_chunks when noise_measured.
   metrics::Scalars scalars() const;

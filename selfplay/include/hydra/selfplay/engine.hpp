@@ -10,8 +10,11 @@
 //      pending decision Game::policy names the batch policy that decides it, or none, and then
 //      Game::act answers it at once (a bot, a forced move);
 //   2. serially, in slot order: a finished game goes to the driver (Driver::finished) and a free
-//      slot takes the driver's next game (Driver::next); new games advance until each waits on a
-//      policy or has finished (a game can end without a network decision);
+//      slot takes the driver's next game (Driver::next); the games a game spawned in step 1
+//      (EngineGame::spawn: branches of it, played to their own end) take free slots after the
+//      driver's, appended to the group when there are none, in slot then spawn order; new games
+//      advance until each waits on a policy or has finished (a game can end without a network
+//      decision). Spawned games end like any other, through Driver::finished;
 //   3. rows: every waiting decision gets a row in its policy's batch, in slot order, then decision
 //      order; in parallel each game writes its rows (Game::encode).
 // Then each policy with rows is evaluated once (in chunks of `max_batch` rows when set). With one
@@ -50,6 +53,9 @@ class EngineGame {
  public:
   virtual ~EngineGame() = default;
   virtual game::Table& table() = 0;
+  // Whether the game has ended: by default when its table has; a branch may end earlier (at the
+  // end of its kyoku).
+  virtual bool over() { return table().done(); }
   // The policy that decides `d`, or null: then act(d) answers it at once. Called once per
   // pending decision, in the table's order, before act() or encode() for that decision.
   virtual BatchPolicy* policy(const game::Decision& d) = 0;
@@ -63,6 +69,10 @@ class EngineGame {
   double play_seconds = 0;
   double encode_seconds = 0;
 
+ protected:
+  // From choose(): another game for the engine to play in this run, beside this one (step 2).
+  void spawn(std::unique_ptr<EngineGame> game) { spawned_.push_back(std::move(game)); }
+
  private:
   friend class Engine;
   struct Waiting {
@@ -72,6 +82,7 @@ class EngineGame {
     std::size_t row = 0;
   };
   std::vector<Waiting> waiting_;
+  std::vector<std::unique_ptr<EngineGame>> spawned_;
 };
 
 // Supplies and receives the games; called serially from the thread that runs the engine.
@@ -102,8 +113,8 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Fills every slot from the driver, then plays until every game has finished and the driver
-  // gives no more. An exception from a game, a policy or the driver ends the run and is rethrown
+  // Fills every slot from the driver, then plays until every game (spawned ones too) has finished
+  // and the driver gives no more. An exception from a game, a policy or the driver ends the run and is rethrown
   // here; the engine is then unusable (games stay half played).
   void run(EngineDriver& driver);
 

@@ -46,6 +46,13 @@ struct Rollout {
   // empty when the actors were not asked for them (selfplay::Actors with a privileged critic).
   // Read by the learner's critic only, never by a policy.
   std::vector<std::uint16_t> priv;
+  // Paired branches (ppo.advantage = paired; docs/PPO.md "Paired branches"), or both empty: paired[i]
+  // = 1 when decision i was one of those played twice, once with its action a and once with a
+  // second action b drawn from the same policy, the rest of the kyoku on the same walls and
+  // random streams; paired_advantage[i] is then R(a) - R(b), the seat's two kyoku rewards (0 when
+  // b = a, which replays a exactly). Unbiased for Q(a) - V of the seat's observation.
+  std::vector<std::uint8_t> paired;
+  std::vector<float> paired_advantage;
   // Where each decision comes from (diagnostics and tests; a Rollout built elsewhere may leave
   // these empty): the game index and the absolute seat.
   std::vector<std::int64_t> game;

@@ -1,7 +1,7 @@
 // hydra eval --challenger A --champion B --seeds N [--seed S] [--json] [--logs DIR]
 //            [--sequential [--batch K] [--margin M]] [--rules NAME] [--threads T]
 //            [--device D] [--sample [--temperature T]]
-// 1v3 duplicate evaluation (selfplay/arena.hpp): the report (table, or JSON with --json) goes to
+// 1v3 duplicate evaluation (selfplay/duplicate.hpp): the report (table, or JSON with --json) goes to
 // stdout and depends only on the flags, so the same seed prints the same bytes; progress and
 // throughput go to stderr. An agent is a built-in bot (bot:...) or a checkpoint path
 // (selfplay/model_agent.hpp), greedy argmax unless --sample, or an external mjai bot process
@@ -20,7 +20,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/thread_limit.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/duplicate.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "torch_side.hpp"

@@ -22,6 +22,7 @@
 #include "hydra/game/score.hpp"
 #include "hydra/game/score_check.hpp"
 #include "hydra/game/shanten.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -65,7 +66,7 @@ Pai parse_tile(const std::string& text, const char* flag) {
 Wind parse_wind(const std::string& text, const char* flag) {
   static const std::array<std::string, 4> kNames = {"E", "S", "W", "N"};
   for (int w = 0; w < 4; ++w)
-    if (text == kNames[static_cast<std::size_t>(w)] || text == std::to_string(w + 1) + "z") return static_cast<Wind>(w);
+    if (text == kNames[ix(w)] || text == std::to_string(w + 1) + "z") return static_cast<Wind>(w);
   throw Error(std::string(flag) + ": '" + text::excerpt(text) + "' is not a wind (E, S, W or N)");
 }
 
@@ -102,9 +103,9 @@ void analyse(const Hand& hand, const TileCounts& visible, Json& out) {
   for (int t = 0; t < kNumTileTypes; ++t) {
     if (!best.contains(TileType(t))) continue;
     TileCounts after = hand.closed;
-    --after[static_cast<std::size_t>(t)];
+    --after[ix(t)];
     const Ukeire u = ukeire(after, visible);
-    discards.push_back({{"discard", std::string(mjai_name(Pai(TileType(t))))}, {"shanten", d.after[static_cast<std::size_t>(t)]},
+    discards.push_back({{"discard", std::string(mjai_name(Pai(TileType(t))))}, {"shanten", d.after[ix(t)]},
                         {"ukeire", tile_array(u.tiles)}, {"count", u.unseen}});
   }
   out["best_discards"] = discards;
@@ -113,11 +114,11 @@ void analyse(const Hand& hand, const TileCounts& visible, Json& out) {
 Json win_json(const WinResult& r, const WinContext& ctx) {
   Json w;
   static constexpr std::array<const char*, 3> kStatus = {"win", "not_complete", "no_yaku"};
-  w["status"] = kStatus[static_cast<std::size_t>(r.status)];
+  w["status"] = kStatus[ix(r.status)];
   if (!r.is_win()) return w;
   Json yaku = Json::array();
   for (int i = 0; i < r.num_yaku; ++i) {
-    const YakuHan& y = r.yaku[static_cast<std::size_t>(i)];
+    const YakuHan& y = r.yaku[ix(i)];
     const YakuInfo& info = yaku_info(y.yaku);
     Json e = {{"name", std::string(info.name)}, {"japanese", std::string(info.japanese)}};
     e[info.yakuman ? "yakuman" : "han"] = y.han;
@@ -329,8 +330,8 @@ Json evaluate(const HandOpts& o, const TableRules& rules) {
   // Visible to the player: the hand itself and the dora indicators (for unseen-copy counts).
   TileCounts visible = hand.all_tiles();
   for (int i = 0; i < ctx.num_dora_indicators; ++i) {
-    auto& v = visible[static_cast<std::size_t>(ctx.dora_indicators[static_cast<std::size_t>(i)].index())];
-    if (v == 4) throw Error(std::string("--dora: a fifth copy of ") + std::string(mjai_name(Pai(ctx.dora_indicators[static_cast<std::size_t>(i)]))));
+    auto& v = visible[static_cast<std::size_t>(ctx.dora_indicators[ix(i)].index())];
+    if (v == 4) throw Error(std::string("--dora: a fifth copy of ") + std::string(mjai_name(Pai(ctx.dora_indicators[ix(i)]))));
     ++v;
   }
 

@@ -1,8 +1,8 @@
 // hydra selfplay --agents A,B,C,D | --model CKPT  --games N --seed S --out DIR [--rules NAME]
 //                [--threads T] [--device D] [--sample [--temperature T]]
-// Plays N games with the named agents (seat order; --model CKPT: the checkpoint in all four), in
-// parallel with oneTBB (with checkpoint agents on the lock-step engine, their decisions batched
-// across games as in hydra eval), and writes each as a gzipped Mortal-dialect mjai log
+// Plays N games with the named agents (seat order; --model CKPT: the checkpoint in all four) with
+// selfplay::play_games (play.hpp: the lock-step engine, checkpoint agents' decisions batched
+// across games as in hydra eval, games ending in parallel), and writes each as a gzipped Mortal-dialect mjai log
 // (DIR/logs/game_000000.json.gz ...) plus DIR/stats.json. An agent is a built-in bot (bot:random,
 // bot:tsumogiri, bot:greedy; "random" and "tsumogiri" also work) or a checkpoint file
 // (selfplay/model_agent.hpp). Every game depends only on the master seed and its index
@@ -28,17 +28,17 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
-#include "hydra/common/parallel.hpp"
 #include "hydra/common/thread_limit.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/play.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/game_stats.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "torch_side.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -106,14 +106,16 @@ void run_selfplay(const SelfplayOptions& o) {
   if (ec) throw Error(out.string() + ": cannot create the output folder: " + ec.message());
 
   const ThreadLimit limit(o.threads);
-  std::vector<GameSummary> summaries(static_cast<std::size_t>(o.games));
+  std::vector<GameSummary> summaries(ix(o.games));
   // Summary and log of one finished game (games are independent: any order writes the same files).
-  const auto record = [&](std::size_t g, game::GameResult r, std::vector<selfplay::AgentFault> faults) {
+  const auto record = [&](selfplay::PlayedGame played) {
+    const std::size_t g = played.index;
+    game::GameResult& r = played.result;
     GameSummary& sum = summaries[g];
-    if (!faults.empty()) {
-      for (const selfplay::AgentFault& f : faults)
+    if (!played.faults.empty()) {
+      for (const selfplay::AgentFault& f : played.faults)
         log::warn("selfplay: game {} is void: {}", g, selfplay::describe(f));
-      sum.faults = std::move(faults);
+      sum.faults = std::move(played.faults);
       return;
     }
     sum.final_scores = r.final_scores;
@@ -128,35 +130,24 @@ void run_selfplay(const SelfplayOptions& o) {
     }
     sum.ryukyokus = counts[0].ryuukyoku;  // the same for every seat
     data::GameLog log;
-    for (int s = 0; s < game::kNumSeats; ++s) log.names[static_cast<std::size_t>(s)] = names[static_cast<std::size_t>(s)];
+    for (int s = 0; s < game::kNumSeats; ++s) log.names[ix(s)] = names[ix(s)];
     log.uri = "hydra-selfplay:seed=" + std::to_string(master.value) + ":game=" + std::to_string(g) + ":rules=" + rules.name;
     log.events = std::move(r.events);
     char name[32];
     std::snprintf(name, sizeof name, "game_%06zu.json.gz", g);
     data::write_mjai(out / "logs" / name, log);
   };
-  const auto agents_of = [&] {
-    std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
-    for (std::size_t s = 0; s < game::kNumSeats; ++s) agents[s] = factory.make(names[s]);
-    return agents;
-  };
   const auto t0 = std::chrono::steady_clock::now();
-  const auto key_of = [&](std::size_t g) { return game::game_key(master, static_cast<std::uint64_t>(g)); };
-  if (models) {
-    // Checkpoint agents: the lock-step engine batches their decisions across games, as hydra eval.
-    selfplay::play_agents_lockstep(
-        rules, static_cast<std::size_t>(o.games), [&](std::size_t g) { return selfplay::AgentGameStart{agents_of(), key_of(g)}; },
-        record);
-  } else {
-    hydra::parallel_for(0, static_cast<std::size_t>(o.games), [&](std::size_t g) {
-      // An exception in a worker is not lost: parallel_for rethrows it on the calling thread.
-      const auto agents = agents_of();
-      std::array<game::Agent*, game::kNumSeats> seats{};
-      for (std::size_t s = 0; s < game::kNumSeats; ++s) seats[s] = agents[s].get();
-      game::GameResult r = selfplay::play_observed(rules, key_of(g), seats);
-      record(g, std::move(r), selfplay::faults_of(seats));
-    });
-  }
+  // The engine batches checkpoint agents' decisions across games; bots answer inline.
+  selfplay::play_games(
+      rules, ix(o.games), selfplay::play_slots(names),
+      [&](std::size_t g) {
+        selfplay::GameStart start;
+        for (std::size_t s = 0; s < game::kNumSeats; ++s) start.agents[s] = factory.make(names[s]);
+        start.key = game::game_key(master, static_cast<std::uint64_t>(g));
+        return start;
+      },
+      record);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::ordered_json seats = nlohmann::ordered_json::array();
@@ -175,7 +166,7 @@ void run_selfplay(const SelfplayOptions& o) {
   }
   const double n = static_cast<double>(summaries.size());
   for (int seat = 0; seat < game::kNumSeats; ++seat) {
-    const auto i = static_cast<std::size_t>(seat);
+    const auto i = ix(seat);
     double score = 0, rank = 0, pt = 0, wins = 0, deal_ins = 0;
     std::array<long, game::kNumSeats> rank_counts{};
     for (const GameSummary& s : summaries) {
@@ -194,7 +185,7 @@ void run_selfplay(const SelfplayOptions& o) {
   j["seed"] = master.value;
   j["rules"] = rules.name;
   j["games"] = summaries.size();
-  j["games_voided"] = static_cast<std::size_t>(o.games) - summaries.size();
+  j["games_voided"] = ix(o.games) - summaries.size();
   if (!voided.empty()) j["voided"] = voided;
   j["seats"] = seats;
   j["kyoku_per_game"] = static_cast<double>(kyoku) / n;
@@ -205,7 +196,7 @@ void run_selfplay(const SelfplayOptions& o) {
   j["games_per_second"] = n / seconds;
   write_file_atomic(out / "stats.json", json::dump(j, 2) + "\n");
   if (!voided.empty())
-    std::cout << "selfplay: " << voided.size() << " agent fault(s) voided " << (static_cast<std::size_t>(o.games) - summaries.size())
+    std::cout << "selfplay: " << voided.size() << " agent fault(s) voided " << (ix(o.games) - summaries.size())
               << " game(s): no log written for them; see stats.json \"voided\"\n";
   std::cout << "selfplay: " << summaries.size() << " games (" << rules.name << ", seed " << master.value << ") in " << seconds
             << " s, " << n / seconds << " games/s; logs in " << (out / "logs").string() << ", stats in " << (out / "stats.json").string() << "\n";

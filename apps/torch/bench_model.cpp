@@ -43,10 +43,12 @@
 #include "hydra/pretrain/bc.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/torch/grp_rewards.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "../positions.hpp"
 #include "torch_impl.hpp"
 #include "device_run.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -87,7 +89,7 @@ struct ModelRate {
 
 ModelRate time_batch(selfplay::InferenceModel& net, const data::SampleBatch& pos, int batch, double seconds) {
   // A batch of `batch` rows cycling over the positions, laid out as the actors lay theirs out.
-  const auto ub = static_cast<std::size_t>(batch);
+  const auto ub = ix(batch);
   std::vector<float> obs(ub * encoder::kObsSize), ctx(ub * data::kSampleContext), probs(ub * data::kSampleActions), value(ub);
   std::vector<std::uint64_t> legal(ub);
   for (std::size_t i = 0; i < ub; ++i) {
@@ -155,7 +157,7 @@ void run_bench_model(const BenchModelFlags& f) {
 // from the learner's own network (as actors give them).
 selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, ppo::Learner& learner) {
   selfplay::Rollout r;
-  const auto un = static_cast<std::size_t>(n);
+  const auto un = ix(n);
   r.obs.resize(un * encoder::kObsSize);
   for (std::size_t i = 0; i < un; ++i) {
     const std::size_t j = i % s.size();
@@ -256,7 +258,7 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
   const game::MasterSeed seed{f.model.seed};
-  const auto batch = static_cast<std::size_t>(cfg.pretrain.batch);
+  const auto batch = ix(cfg.pretrain.batch);
 
   data::Dataset stream(pretrain::dataset_options(cfg, seed, false));
   log::info("bench pretrain: {} training files; filling the shuffle buffer ({} samples)", stream.files().size(),
@@ -282,7 +284,7 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
   std::int64_t steps = 0, learn_samples = 0;
   const auto t1 = Clock::now();
   do {
-    const auto& x = kept[static_cast<std::size_t>(steps) % kept.size()];
+    const auto& x = kept[ix(steps) % kept.size()];
     (void)learner.step(x);  // reads its losses back: a sync per step, as in training
     learn_samples += static_cast<std::int64_t>(x.size());
     ++steps;

@@ -52,6 +52,7 @@
 #include "../positions.hpp"
 #include "torch_impl.hpp"
 #include "device_run.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -123,7 +124,7 @@ void check_bf16(selfplay::InferenceModel& net, const PositionTensors& pos, std::
 void check_batched(selfplay::InferenceModel& net, const PositionTensors& pos, std::vector<Check>& out) {
   const auto batched = net.forward(pos.obs, pos.context, false);
   std::vector<model::Outputs> rows;
-  rows.reserve(static_cast<std::size_t>(pos.size()));
+  rows.reserve(ix(pos.size()));
   for (std::int64_t i = 0; i < pos.size(); ++i)
     rows.push_back(net.forward(pos.obs.slice(0, i, i + 1), pos.context.slice(0, i, i + 1), false));
   const auto cat = [&](auto field) {
@@ -151,7 +152,7 @@ void check_graphs(selfplay::InferenceModel& net, const data::SampleBatch& s, con
   const auto run = [&](bool graphs, std::int64_t count, std::vector<float>& probs, std::vector<float>& value) {
     net.use_cuda_graphs(graphs);
     probs.assign(static_cast<std::size_t>(count * selfplay::kActions), 0.0f);
-    value.assign(static_cast<std::size_t>(count), 0.0f);
+    value.assign(ix(count), 0.0f);
     const selfplay::PolicyBatch in{obs.data_ptr<float>(), ctx.data_ptr<float>(), legal.data(), static_cast<int>(count)};
     net.evaluate(in, {probs.data(), value.data()});
   };
@@ -193,7 +194,7 @@ selfplay::Rollout fixed_rollout(const data::SampleBatch& s, ppo::Learner& learne
     for (int o = 0; o < selfplay::kOpponents; ++o) {
       std::uint64_t waits = 0;
       for (int t = 0; t < encoder::kTiles; ++t)
-        if (s.danger[(i * selfplay::kOpponents + static_cast<std::size_t>(o)) * encoder::kTiles + static_cast<std::size_t>(t)] > 0.5f)
+        if (s.danger[(i * selfplay::kOpponents + ix(o)) * encoder::kTiles + ix(t)] > 0.5f)
           waits |= std::uint64_t{1} << t;
       r.opp_waits.push_back(waits);
     }
@@ -282,7 +283,7 @@ config::Config check_config(const ModelFlags& flags, const std::string& checkpoi
     const auto data = model::load_checkpoint(checkpoint, nullptr, nullptr, options);
     if (data.kind != "hydra_net")
       throw Error("--model: checkpoint '" + checkpoint + "' holds a '" + data.kind + "' network, not a hydra_net");
-    cfg.model = config::parse(data.config.dump(), "config stored in " + checkpoint).model;
+    cfg.model = model::stored_config(checkpoint, data).model;
     cfg.ppo.init = checkpoint;
   }
   cfg.ppo.reward_norm = false;
@@ -333,7 +334,7 @@ void check(const CheckFlags& f) {
     at::globalContext().setAllowTF32CuBLAS(false);
   }
   const auto& rules = game::table_rules(cfg.rules.preset);
-  const Positions positions = load_positions(f.data, static_cast<std::size_t>(f.positions), f.model.seed, rules);
+  const Positions positions = load_positions(f.data, ix(f.positions), f.model.seed, rules);
   const PositionTensors pos = position_tensors(positions.samples);
   log::info("check: {} positions from {}; device {}; model {}x{}", pos.size(), positions.source, device.str(),
             cfg.model.blocks, cfg.model.channels);

@@ -14,6 +14,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra {
 namespace {
@@ -109,7 +110,7 @@ void write_file_atomic(const fs::path& file, std::string_view bytes, Durability 
         errno = ENOSPC;
         fail("write", tmp);
       }
-      done += static_cast<std::size_t>(n);
+      done += ix(n);
       if (!halfway && done >= bytes.size() / 2) {
         halfway = true;
         crash_point("atomic:partial");

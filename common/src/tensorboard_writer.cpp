@@ -12,6 +12,7 @@
 #include "hydra/common/error.hpp"
 #include "proto/tensorboard_event.pb.h"
 #include "tensorboard_writer.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::metrics {
 namespace {
@@ -127,7 +128,7 @@ std::vector<EventScalar> read_event_scalars(const std::filesystem::path& file) {
   std::error_code ec;
   const auto file_size = std::filesystem::file_size(file, ec);
   if (!in || ec) throw Error("cannot open TensorBoard event file " + file.string());
-  std::string bytes(static_cast<std::size_t>(file_size), '\0');
+  std::string bytes(ix(file_size), '\0');
   if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
     throw Error("cannot read TensorBoard event file " + file.string());
 
@@ -145,7 +146,7 @@ std::vector<EventScalar> read_event_scalars(const std::filesystem::path& file) {
     if (length > bytes.size() - at - 12 || bytes.size() - at - 12 - length < 4)
       fail("truncated data (length " + std::to_string(length) + ")");
     const std::size_t data_at = at + 12;
-    const auto size = static_cast<std::size_t>(length);
+    const auto size = ix(length);
     if (read_le<std::uint32_t>(bytes, data_at + size) !=
         masked_crc32c(bytes.data() + data_at, size))
       fail("data CRC mismatch");

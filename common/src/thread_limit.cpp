@@ -1,6 +1,7 @@
 #include "hydra/common/thread_limit.hpp"
 
 #include <oneapi/tbb/global_control.h>
+#include "hydra/common/index.hpp"
 
 namespace hydra {
 
@@ -10,7 +11,7 @@ struct ThreadLimit::Impl {
 };
 
 ThreadLimit::ThreadLimit(int threads) {
-  if (threads > 0) impl_ = std::make_unique<Impl>(static_cast<std::size_t>(threads));
+  if (threads > 0) impl_ = std::make_unique<Impl>(ix(threads));
 }
 
 ThreadLimit::~ThreadLimit() = default;

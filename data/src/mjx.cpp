@@ -8,6 +8,7 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/data/text_file.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -110,8 +111,8 @@ MjxKyoku parse_kyoku(const json& s, const std::string& where) {
     throw Error(where + ": \"privateObservations\" must hold the 4 seats");
   for (const json& p : s["privateObservations"]) {
     const int who = int_field(p, "who", 0, game::kNumSeats - 1, where);
-    k.draws[static_cast<std::size_t>(who)] = ids(p, "drawHistory", 40, where);
-    if (p.contains("initHand")) k.init_hands[static_cast<std::size_t>(who)] = ids(p["initHand"], "closedTiles", 13, where);
+    k.draws[ix(who)] = ids(p, "drawHistory", 40, where);
+    if (p.contains("initHand")) k.init_hands[ix(who)] = ids(p["initHand"], "closedTiles", 13, where);
   }
   const json& term = object(s, "roundTerminal", where);
   const json& fin = object(term, "finalScore", where);
@@ -140,8 +141,8 @@ MjxKyoku parse_kyoku(const json& s, const std::string& where) {
 game::Wall::Tiles wall_from_mjx(const std::vector<int>& w) {
   if (w.size() != static_cast<std::size_t>(game::kNumTiles)) throw Error("an mjx wall must hold 136 tiles");
   game::Wall::Tiles t{};
-  auto at = [&](int i) { return game::Tile(w[static_cast<std::size_t>(i)]); };
-  for (int i = 0; i < game::Wall::kDeadBegin; ++i) t[static_cast<std::size_t>(i)] = at(i);
+  auto at = [&](int i) { return game::Tile(w[ix(i)]); };
+  for (int i = 0; i < game::Wall::kDeadBegin; ++i) t[ix(i)] = at(i);
   constexpr int kRinshan[game::Wall::kMaxKans] = {134, 135, 132, 133};  // mjx's Wall::KanDraw
   for (int kan = 0; kan < game::Wall::kMaxKans; ++kan)
     t[static_cast<std::size_t>(game::Wall::rinshan_index(kan))] = at(kRinshan[kan]);

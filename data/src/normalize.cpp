@@ -5,6 +5,7 @@
 
 #include "hydra/data/game_log.hpp"
 #include "hydra/game/kyoku.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -33,7 +34,7 @@ void sort_tiles(game::Consumed& c) {
 // Mortal's reach_accepted carries no deltas: the stick is 1,000 from the riichi player.
 Scores reach_deltas(const Event& e) {
   Scores d{};
-  d[static_cast<std::size_t>(e.actor.index())] = -kRiichiStick;
+  d[ix(e.actor.index())] = -kRiichiStick;
   return d;
 }
 
@@ -46,17 +47,17 @@ Scores start_scores(const GameLog& log, const std::vector<std::uint8_t>& given) 
     const std::uint8_t g = given.empty() ? std::uint8_t{kGivenAll} : given[i];
     if (e.type == EventType::start_kyoku && (g & kGivenScores)) {
       Scores s = e.scores;
-      for (int p = 0; p < game::kNumSeats; ++p) s[static_cast<std::size_t>(p)] -= acc[static_cast<std::size_t>(p)];
+      for (int p = 0; p < game::kNumSeats; ++p) s[ix(p)] -= acc[ix(p)];
       return s;
     }
     if (!pays(e.type) && e.type != EventType::end_game) continue;
     Scores d = e.deltas;
     if (e.type == EventType::reach_accepted && !(g & kGivenDeltas)) d = reach_deltas(e);
     if (e.type != EventType::end_game)
-      for (int p = 0; p < game::kNumSeats; ++p) acc[static_cast<std::size_t>(p)] += d[static_cast<std::size_t>(p)];
+      for (int p = 0; p < game::kNumSeats; ++p) acc[ix(p)] += d[ix(p)];
     if (g & kGivenScores) {
       Scores s = e.scores;
-      for (int p = 0; p < game::kNumSeats; ++p) s[static_cast<std::size_t>(p)] -= acc[static_cast<std::size_t>(p)];
+      for (int p = 0; p < game::kNumSeats; ++p) s[ix(p)] -= acc[ix(p)];
       return s;
     }
   }
@@ -69,7 +70,7 @@ Scores start_scores(const GameLog& log, const std::vector<std::uint8_t>& given) 
 Scores sticks_to_top(Scores s, int sticks) {
   const auto rank = game::ranks(s);
   for (int p = 0; p < game::kNumSeats; ++p)
-    if (rank[static_cast<std::size_t>(p)] == 0) s[static_cast<std::size_t>(p)] += kRiichiStick * sticks;
+    if (rank[ix(p)] == 0) s[ix(p)] += kRiichiStick * sticks;
   return s;
 }
 
@@ -178,7 +179,7 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
           throw fail(i, "field 'deltas' is missing: the scores cannot be rebuilt");
         e.deltas = reach_deltas(e);
       }
-      for (int p = 0; p < game::kNumSeats; ++p) running[static_cast<std::size_t>(p)] += e.deltas[static_cast<std::size_t>(p)];
+      for (int p = 0; p < game::kNumSeats; ++p) running[ix(p)] += e.deltas[ix(p)];
       if (e.type == EventType::reach_accepted) ++sticks;
       if (e.type == EventType::hora) sticks = 0;  // all sticks go to the (first) winner
     }
@@ -188,7 +189,7 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
       int seats = 0;
       bool sticks_only = true;
       for (int p = 0; p < game::kNumSeats; ++p) {
-        const std::int32_t d = e.scores[static_cast<std::size_t>(p)] - running[static_cast<std::size_t>(p)];
+        const std::int32_t d = e.scores[ix(p)] - running[ix(p)];
         if (d == 0) continue;
         ++seats;
         sticks_only = sticks_only && d == kRiichiStick * sticks;
@@ -210,7 +211,7 @@ void normalize(GameLog& log, const std::vector<std::uint8_t>& given, const Locat
         const std::int32_t off = e.scores[0] - running[0];
         bool uniform = true;
         for (int p = 1; p < game::kNumSeats; ++p) {
-          const auto q = static_cast<std::size_t>(p);
+          const auto q = ix(p);
           uniform = uniform && e.scores[q] - running[q] == off && start[q] == start[0];
         }
         if (uniform)

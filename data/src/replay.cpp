@@ -23,7 +23,7 @@ using game::PlayerView;
 using game::Scores;
 using game::Seat;
 
-constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+constexpr std::size_t at(Seat s) { return ix(s.index()); }
 
 // A failed check; the message already names the place.
 struct Mismatch {
@@ -338,7 +338,7 @@ class Checker {
     const int i = wall_->indicators_revealed();
     expect(i < game::Wall::kMaxIndicators && i <= wall_->kans() + 1, wall_kyoku_ + "more dora indicators than kans");
     wall_->reveal_kan_dora();
-    expect_wall_tile(e.dora_marker, wall_->dora_indicators()[static_cast<std::size_t>(i)],
+    expect_wall_tile(e.dora_marker, wall_->dora_indicators()[ix(i)],
                      "dora indicator " + std::to_string(i + 1));
     ++report.wall_indicators;
   }
@@ -349,7 +349,7 @@ class Checker {
     const auto ura = wall_->ura_indicators();
     const bool riichi = views_[at(e.actor)].riichi(e.actor);
     if (e.ura_markers.empty() && !riichi) return;
-    expect(static_cast<std::size_t>(e.ura_markers.size()) == ura.size(),
+    expect(ix(e.ura_markers.size()) == ura.size(),
            wall_kyoku_ + "seat " + std::to_string(e.actor.index()) + "'s hora shows " + std::to_string(e.ura_markers.size()) +
                " ura indicators, " + std::to_string(ura.size()) + " dora indicators are revealed");
     for (std::size_t i = 0; i < ura.size(); ++i) {

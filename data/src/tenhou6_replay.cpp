@@ -11,6 +11,7 @@
 #include "hydra/common/text.hpp"
 #include "tenhou6_kyoku.hpp"
 #include "tenhou_yaku.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data::tenhou6 {
 namespace {
@@ -109,7 +110,7 @@ class Replayer {
 
   // `seat` draws (a live or rinshan tile) and then acts.
   bool draw(State& s, int seat) {
-    const auto p = static_cast<std::size_t>(seat);
+    const auto p = ix(seat);
     if (s.ti[p] >= k_.takes[p].size() || !k_.takes[p][s.ti[p]].call.empty()) return false;
     const Pai t = tile_from_code(k_.takes[p][s.ti[p]++].code);
     s.hand[p].push_back(t);
@@ -127,7 +128,7 @@ class Replayer {
 
   // `seat` holds 14 tiles (drawn: the tile just drawn, or unknown after a call).
   bool act(State& s, int seat, Pai drawn) {
-    const auto p = static_cast<std::size_t>(seat);
+    const auto p = ix(seat);
     if (exhausted(s)) return finish(s, seat, drawn, /*after_draw=*/true);
     if (s.di[p] >= k_.discards[p].size()) return false;
     const Item& item = k_.discards[p][s.di[p]++];
@@ -171,7 +172,7 @@ class Replayer {
   }
 
   bool discard(State& s, int seat, Pai t, bool tsumogiri, bool riichi) {
-    const auto p = static_cast<std::size_t>(seat);
+    const auto p = ix(seat);
     if (!remove(s.hand[p], t)) return false;
     Event e;
     e.type = EventType::dahai;
@@ -209,12 +210,12 @@ class Replayer {
     Event e;
     e.type = EventType::reach_accepted;
     e.actor = Seat(seat);
-    e.deltas[static_cast<std::size_t>(seat)] = -1000;
+    e.deltas[ix(seat)] = -1000;
     emit(s, e, kGivenDeltas | kGivenKyotaku);
   }
 
   bool call(State& s, int seat, int from, const Call& c) {
-    const auto p = static_cast<std::size_t>(seat);
+    const auto p = ix(seat);
     ++s.ti[p];
     Event e;
     e.type = c.kind == 'c' ? EventType::chi : c.kind == 'p' ? EventType::pon : EventType::daiminkan;
@@ -323,10 +324,10 @@ bool Replayer::finish(State& s, int seat, Pai last, bool after_draw) {
     e.target = Seat(seat);
     e.pai = last;
     e.deltas = w.deltas;
-    std::vector<Pai> hand = s.hand[static_cast<std::size_t>(winner)];
+    std::vector<Pai> hand = s.hand[ix(winner)];
     if (after_draw && !remove(hand, last)) return false;
     for (Pai t : sorted(hand)) e.hora_tehais.push_back(t);
-    if (s.reached[static_cast<std::size_t>(winner)])
+    if (s.reached[ix(winner)])
       for (Pai t : k_.ura) e.ura_markers.push_back(t);
     const auto& wfp = w.who_from_pao;
     if (wfp.size() >= 3 && wfp[0] == winner && wfp[2] != wfp[0] && wfp[2] >= 0 && wfp[2] < game::kNumSeats)
@@ -356,16 +357,16 @@ bool Replayer::finish_draw(State& s, int seat, bool after_draw) {
   if (after_draw != (e.reason == R::kyushukyuhai)) return false;
   e.deltas = k_.draw_deltas;
   for (int p = 0; p < game::kNumSeats; ++p) {
-    bool& tenpai = e.tenpais[static_cast<std::size_t>(p)];
+    bool& tenpai = e.tenpais[ix(p)];
     switch (e.reason) {
-      case R::fanpai: tenpai = r == "全員聴牌" || e.deltas[static_cast<std::size_t>(p)] > 0; break;
+      case R::fanpai: tenpai = r == "全員聴牌" || e.deltas[ix(p)] > 0; break;
       case R::kyushukyuhai: tenpai = p == seat; break;  // the declarer shows the hand
       case R::suchareach: tenpai = true; break;
       case R::sanchaho: tenpai = p != seat; break;  // the three who would ron
       default: break;
     }
-    const auto& hand = s.hand[static_cast<std::size_t>(p)];
-    auto& shown = e.tehais[static_cast<std::size_t>(p)];
+    const auto& hand = s.hand[ix(p)];
+    auto& shown = e.tehais[ix(p)];
     if (tenpai) {
       for (Pai t : sorted(hand)) shown.push_back(t);
     } else {

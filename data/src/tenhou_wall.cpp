@@ -12,6 +12,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/text.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data::tenhou {
 namespace {
@@ -44,7 +45,7 @@ std::string decode_base64(std::string_view text, const std::string& what) {
   std::string out(text.size() / 4 * 3, '\0');
   const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
                                 reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-  if (n < 0 || static_cast<std::size_t>(n) != out.size()) throw Error(what + ": not valid base64");
+  if (n < 0 || ix(n) != out.size()) throw Error(what + ": not valid base64");
   // EVP_DecodeBlock counts the bytes of a padded group as three; the '=' characters stand for none.
   out.resize(out.size() - (text.size() - end));
   return out;
@@ -151,7 +152,7 @@ TenhouWall WallGenerator::next() {
   for (std::size_t i = 0; i < rnd.size(); ++i) rnd[i] = load_le32(digests.data() + 4 * i);
 
   TenhouWall w;
-  for (int i = 0; i < game::kNumTiles; ++i) w.yama[static_cast<std::size_t>(i)] = game::Tile(i);
+  for (int i = 0; i < game::kNumTiles; ++i) w.yama[ix(i)] = game::Tile(i);
   for (std::size_t i = 0; i + 1 < w.yama.size(); ++i) {
     const std::size_t j = i + rnd[i] % (w.yama.size() - i);
     std::swap(w.yama[i], w.yama[j]);
@@ -163,7 +164,7 @@ TenhouWall WallGenerator::next() {
 std::array<game::Tile, 13> TenhouWall::haipai(int seat_offset) const {
   std::array<game::Tile, 13> hand{};
   for (int k = 0; k < 13; ++k)
-    hand[static_cast<std::size_t>(k)] = yama[static_cast<std::size_t>(yama_index(game::Wall::deal_index(seat_offset, k)))];
+    hand[ix(k)] = yama[static_cast<std::size_t>(yama_index(game::Wall::deal_index(seat_offset, k)))];
   return hand;
 }
 
@@ -182,7 +183,7 @@ game::Tile TenhouWall::ura_indicator(int i) const {
 
 game::Wall::Tiles TenhouWall::to_game_wall() const {
   game::Wall::Tiles tiles{};
-  for (int i = 0; i < game::kNumTiles; ++i) tiles[static_cast<std::size_t>(i)] = yama[static_cast<std::size_t>(yama_index(i))];
+  for (int i = 0; i < game::kNumTiles; ++i) tiles[ix(i)] = yama[static_cast<std::size_t>(yama_index(i))];
   return tiles;
 }
 

@@ -17,6 +17,7 @@
 #include "hydra/data/tenhou_wall.hpp"
 #include "hydra/data/text_file.hpp"
 #include "tenhou_yaku.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -111,7 +112,7 @@ class XmlReader {
   }
   game::Scores hundreds(const std::vector<int>& v, int stride, int offset) const {
     game::Scores s{};
-    for (std::size_t p = 0; p < s.size(); ++p) s[p] = v[p * static_cast<std::size_t>(stride) + static_cast<std::size_t>(offset)] * 100;
+    for (std::size_t p = 0; p < s.size(); ++p) s[p] = v[p * ix(stride) + ix(offset)] * 100;
     return s;
   }
 
@@ -165,7 +166,7 @@ class XmlReader {
       } catch (const Error& e) {
         fail(e.what());
       }
-      last_draw_[static_cast<std::size_t>(who)] = -1;
+      last_draw_[ix(who)] = -1;
     } else if (tag == "REACH") {
       Event e;
       e.actor = Seat(one_int(n, "who", 0, 3));
@@ -173,7 +174,7 @@ class XmlReader {
         e.type = EventType::reach;
       } else {
         e.type = EventType::reach_accepted;
-        e.deltas[static_cast<std::size_t>(e.actor.index())] = -1000;
+        e.deltas[ix(e.actor.index())] = -1000;
         const auto ten = ints(n, "ten", false);  // older logs leave the scores out
         if (ten.empty()) {
           emit(e, kGivenDeltas | kGivenKyotaku);
@@ -254,7 +255,7 @@ class XmlReader {
       const auto hai = ints(n, attr.c_str());
       if (hai.empty()) throw UnsupportedRule(name_ + ": unsupported rule: 3-player (seat " + std::to_string(p) + " has no hand)");
       if (hai.size() != 13) fail("attribute '" + attr + "' must hold 13 tiles");
-      for (int id : hai) e.tehais[static_cast<std::size_t>(p)].push_back(tile(id, attr.c_str()));
+      for (int id : hai) e.tehais[ix(p)].push_back(tile(id, attr.c_str()));
     }
     if (walls_) next_wall(e, seed[3], seed[4]);
     last_draw_.fill(-1);
@@ -361,10 +362,10 @@ class XmlReader {
     if (e.reason == R::unknown) fail("unknown draw type '" + text::excerpt(type) + "'");
     for (int p = 0; p < game::kNumSeats; ++p) {
       const std::string attr = "hai" + std::to_string(p);
-      auto& hand = e.tehais[static_cast<std::size_t>(p)];
-      e.tenpais[static_cast<std::size_t>(p)] = static_cast<bool>(n.attribute(attr.c_str()));
-      if (!e.tenpais[static_cast<std::size_t>(p)]) {
-        for (int i = 0; i < std::clamp(closed_[static_cast<std::size_t>(p)], 0, 14); ++i) hand.push_back(Pai::unknown());
+      auto& hand = e.tehais[ix(p)];
+      e.tenpais[ix(p)] = static_cast<bool>(n.attribute(attr.c_str()));
+      if (!e.tenpais[ix(p)]) {
+        for (int i = 0; i < std::clamp(closed_[ix(p)], 0, 14); ++i) hand.push_back(Pai::unknown());
         continue;
       }
       for (int id : ints(n, attr.c_str())) {

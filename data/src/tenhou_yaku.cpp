@@ -2,6 +2,7 @@
 
 #include <array>
 #include <utility>
+#include "hydra/common/index.hpp"
 
 namespace hydra::data::tenhou {
 namespace {
@@ -53,7 +54,7 @@ constexpr std::pair<std::string_view, Y> kByName[] = {
 
 std::optional<game::MjaiYaku> yaku_from_id(int id) {
   if (id < 0 || id >= static_cast<int>(kById.size())) return std::nullopt;
-  return kById[static_cast<std::size_t>(id)];
+  return kById[ix(id)];
 }
 
 std::optional<game::MjaiYaku> yaku_from_name(std::string_view name) {

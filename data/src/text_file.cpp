@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -60,7 +61,7 @@ bool LineReader::fill() {
     eof_ = true;
     return false;
   }
-  end_ += static_cast<std::size_t>(n);
+  end_ += ix(n);
   return true;
 }
 
@@ -100,7 +101,7 @@ std::string read_text_file(const std::filesystem::path& path, std::size_t max_by
       throw Error(path.string() + ": " + err);
     }
     if (n == 0) break;
-    out.append(chunk.data(), static_cast<std::size_t>(n));
+    out.append(chunk.data(), ix(n));
     if (out.size() > max_bytes) {
       gzclose(f);
       throw Error(path.string() + ": larger than " + std::to_string(max_bytes) + " bytes");

@@ -3,6 +3,7 @@
 #include "hydra/encoder/augment.hpp"
 
 #include <bit>
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -20,7 +21,7 @@ Seat rotate(Seat s, int r) { return s.valid() ? s.next(r) : s; }
 template <class T>
 std::array<T, game::kNumSeats> rotate(const std::array<T, game::kNumSeats>& a, int r) {
   std::array<T, game::kNumSeats> out{};
-  for (int s = 0; s < game::kNumSeats; ++s) out[static_cast<std::size_t>((s + r) % game::kNumSeats)] = a[static_cast<std::size_t>(s)];
+  for (int s = 0; s < game::kNumSeats; ++s) out[static_cast<std::size_t>((s + r) % game::kNumSeats)] = a[ix(s)];
   return out;
 }
 
@@ -45,13 +46,13 @@ Event SuitPerm::operator()(const Event& e) const {
 
 void SuitPerm::apply(const float* in, float* out) const {
   std::array<int, kTiles> to{};
-  for (int t = 0; t < kTiles; ++t) to[static_cast<std::size_t>(t)] = (*this)(game::TileType(t)).index();
+  for (int t = 0; t < kTiles; ++t) to[ix(t)] = (*this)(game::TileType(t)).index();
   for (int c = 0; c < kChannels; ++c) {
     // The red-five channels are per suit: the whole plane moves with its suit.
     const int dst = c >= ch::kRed && c < ch::kRed + 3 ? ch::kRed + suit(c - ch::kRed) : c;
     const float* src = in + c * kTiles;
     float* d = out + dst * kTiles;
-    for (int t = 0; t < kTiles; ++t) d[to[static_cast<std::size_t>(t)]] = src[t];
+    for (int t = 0; t < kTiles; ++t) d[to[ix(t)]] = src[t];
   }
 }
 

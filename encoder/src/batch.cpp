@@ -6,6 +6,7 @@
 #include <new>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 
@@ -15,7 +16,7 @@ ObsBatch::ObsBatch(int capacity) : capacity_(capacity) {
   HYDRA_CHECK(capacity > 0, "a batch needs room for at least one observation");
   // The base is cache-line aligned (a slot is 11,560 bytes, so later slots are 8-byte aligned);
   // aligned_alloc wants the size rounded up to the alignment.
-  const std::size_t bytes = (static_cast<std::size_t>(capacity) * kObsSize * sizeof(float) + 63) / 64 * 64;
+  const std::size_t bytes = (ix(capacity) * kObsSize * sizeof(float) + 63) / 64 * 64;
   void* p = std::aligned_alloc(64, bytes);
   if (p == nullptr) throw std::bad_alloc();
   owned_.reset(static_cast<float*>(p));

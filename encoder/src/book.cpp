@@ -3,6 +3,7 @@
 #include "hydra/encoder/book.hpp"
 
 #include "hydra/game/shanten.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -121,7 +122,7 @@ unsigned Book::discard(const game::Event& e) {
   // included); the declaration tile itself is a discard, not a passed tile.
   const unsigned seats = pass_to_riichi(t) | (1U << e.actor.index());
   if (b.riichi) b.riichi_tile = true;
-  const auto i = static_cast<std::size_t>(t.index());
+  const auto i = ix(t.index());
   b.discarded |= bit(t);
   b.last[i] = b.river;
   if (!e.tsumogiri) {
@@ -135,7 +136,7 @@ unsigned Book::discard(const game::Event& e) {
 unsigned Book::pass_to_riichi(game::TileType t) {
   unsigned seats = 0;
   for (int i = 0; i < game::kNumSeats; ++i) {
-    SeatBook& s = seats_[static_cast<std::size_t>(i)];
+    SeatBook& s = seats_[ix(i)];
     if (s.riichi && s.riichi_tile) {
       s.passed |= bit(t);
       seats |= 1U << i;

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "hydra/game/kyoku.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 
@@ -29,7 +30,7 @@ int round_index(const game::PlayerView& view) { return game::round_index(view.ba
 
 ScoreContext score_context(const game::PlayerView& view) {
   std::array<int, 4> rel{};
-  const auto me = static_cast<std::size_t>(view.seat().index());
+  const auto me = ix(view.seat().index());
   for (std::size_t i = 0; i < 4; ++i) rel[i] = view.scores()[(me + i) % 4];
   return score_context(rel, round_index(view), view.honba());
 }

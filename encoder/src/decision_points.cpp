@@ -4,6 +4,7 @@
 
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 
@@ -20,7 +21,7 @@ std::vector<DecisionPoint> decision_points(const game::TableRules& rules, Decisi
     for (int s = 0; s < game::kNumSeats; ++s) seats.emplace_back(game::Seat(s), rules);
     for (const game::Event& e : events) {
       for (int s = 0; s < game::kNumSeats; ++s) {
-        Observer& o = seats[static_cast<std::size_t>(s)];
+        Observer& o = seats[ix(s)];
         o.encode();  // clean planes, so dirty() below is exactly what this event touched
         o.apply(e);
         const GroupMask touched = o.encoder().dirty();

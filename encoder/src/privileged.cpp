@@ -6,6 +6,7 @@
 #include <array>
 
 #include "hydra/game/wall.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -22,7 +23,7 @@ void privileged_planes(const game::Table& table, game::Seat seat, const SuitPerm
     const game::PlayerView& v = table.view(seat.next(o));
     const game::TileCounts& closed = v.hand().closed;
     for (int t = 0; t < kTiles; ++t) {
-      const int n = closed[static_cast<std::size_t>(t)];
+      const int n = closed[ix(t)];
       const int at = tile_index(perm, game::TileType(t));
       for (int k = 0; k < std::min(n, 4); ++k) plane(out, priv::kHands + 4 * (o - 1) + k)[at] = 1.0f;
       if (v.waits().contains(game::TileType(t))) plane(out, priv::kWaits + o - 1)[at] = 1.0f;
@@ -40,17 +41,17 @@ void privileged_planes(const game::Table& table, game::Seat seat, const SuitPerm
   // Absent calls the live draws go round the table from the seat after the one whose turn it is.
   const int first = (table.turn().index() + 1 - seat.index() + 4) % 4;  // relative seat of the next draw
   std::array<game::TileMask, 4> waits{};  // per relative seat
-  for (int r = 0; r < 4; ++r) waits[static_cast<std::size_t>(r)] = table.view(seat.next(r)).waits();
+  for (int r = 0; r < 4; ++r) waits[ix(r)] = table.view(seat.next(r)).waits();
   std::array<bool, 4> won{};  // per relative seat: its first winning draw is marked
   for (int i = next; i < end; ++i) {
     const int k = i - next;
-    const game::TileType type = tiles[static_cast<std::size_t>(i)].type();
+    const game::TileType type = tiles[ix(i)].type();
     const int at = tile_index(perm, type);
     const int r = (first + k) % 4;
     const int own_draw = k / 4;  // the seat's 0-based draw number
-    if (own_draw < kSoonDrawsPerSeat && !won[static_cast<std::size_t>(r)] && waits[static_cast<std::size_t>(r)].contains(type)) {
+    if (own_draw < kSoonDrawsPerSeat && !won[ix(r)] && waits[ix(r)].contains(type)) {
       plane(out, priv::kWinningDraw + r)[at] = static_cast<float>(kSoonDrawsPerSeat - own_draw) / kSoonDrawsPerSeat;
-      won[static_cast<std::size_t>(r)] = true;
+      won[ix(r)] = true;
     }
     if (k < 4) plane(out, priv::kNextDraw + r)[at] = 1.0f;
     if (k < 4 * kSoonDrawsPerSeat) plane(out, priv::kSoonDraws + r)[at] += 0.25f;

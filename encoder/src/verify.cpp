@@ -11,6 +11,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/augment.hpp"
 #include "hydra/encoder/encoder.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -83,7 +84,7 @@ VerifyReport verify_encoder(std::span<const Event> events, const game::TableRule
     }
     ++rep.events;
     for (int s = 0; s < game::kNumSeats; ++s) {
-      Observer& base = streams[0].seats[static_cast<std::size_t>(s)];
+      Observer& base = streams[0].seats[ix(s)];
       base.view().legal(legal);
       if (legal.phase == game::Phase::idle) continue;
       ++rep.decisions;
@@ -100,7 +101,7 @@ VerifyReport verify_encoder(std::span<const Event> events, const game::TableRule
       const game::ActionMask mask = legal.phase == game::Phase::kan_select ? legal.kan_select_mask() : legal.mask;
       for (std::size_t k = 1; k < streams.size(); ++k) {
         const SuitPerm perm = streams[k].perm;
-        Observer& o = streams[k].seats[static_cast<std::size_t>(s)];
+        Observer& o = streams[k].seats[ix(s)];
         o.view().legal(legal_k);
         const game::ActionMask mask_k = legal_k.phase == game::Phase::kan_select ? legal_k.kan_select_mask() : legal_k.mask;
         if (legal_k.phase != legal.phase || !(mask_k == perm(mask))) {

@@ -1,4 +1,5 @@
 #include "hydra/game/agari.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -32,7 +33,7 @@ bool is_chiitoitsu(const TileCounts& closed) {
 bool is_kokushi(const TileCounts& closed) {
   int pairs = 0;
   for (int t : kOrphans) {
-    const int v = closed[static_cast<std::size_t>(t)];
+    const int v = closed[ix(t)];
     if (v == 0 || v > 2) return false;
     pairs += v == 2 ? 1 : 0;
   }
@@ -48,7 +49,7 @@ TileMask winning_tiles(const TileCounts& closed) {
   if (total(closed) % 3 != 1) return waits;
   TileCounts c = closed;
   for (int t = 0; t < kNumTileTypes; ++t) {
-    auto& v = c[static_cast<std::size_t>(t)];
+    auto& v = c[ix(t)];
     if (v == 4) continue;
     ++v;
     if (is_agari(c)) waits.insert(TileType(t));

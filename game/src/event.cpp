@@ -4,6 +4,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/text.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -33,11 +34,11 @@ Enum parse_name(const std::array<std::string_view, N>& names, std::string_view n
 
 }  // namespace
 
-std::string_view to_string(EventType t) { return kEventNames.at(static_cast<std::size_t>(t)); }
+std::string_view to_string(EventType t) { return kEventNames.at(ix(t)); }
 EventType parse_event_type(std::string_view name) { return parse_name<EventType>(kEventNames, name, "event type"); }
-std::string_view to_string(MjaiYaku y) { return kYakuNames.at(static_cast<std::size_t>(y)); }
+std::string_view to_string(MjaiYaku y) { return kYakuNames.at(ix(y)); }
 MjaiYaku parse_mjai_yaku(std::string_view name) { return parse_name<MjaiYaku>(kYakuNames, name, "yaku"); }
-std::string_view to_string(RyukyokuReason r) { return kReasonNames.at(static_cast<std::size_t>(r)); }
+std::string_view to_string(RyukyokuReason r) { return kReasonNames.at(ix(r)); }
 RyukyokuReason parse_ryukyoku_reason(std::string_view name) {
   // "unknown" is our placeholder for an absent reason, never a spelling in a log.
   if (name == "unknown") throw Error("unknown ryukyoku reason 'unknown'");

@@ -2,6 +2,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/text.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -24,29 +25,29 @@ int Hand::closed_size() const {
 
 bool Hand::is_menzen() const {
   for (int i = 0; i < num_melds; ++i)
-    if (melds[static_cast<std::size_t>(i)].is_open()) return false;
+    if (melds[ix(i)].is_open()) return false;
   return true;
 }
 
 int Hand::red_count() const {
   int n = (closed_red & 1) + (closed_red >> 1 & 1) + (closed_red >> 2 & 1);
-  for (int i = 0; i < num_melds; ++i) n += melds[static_cast<std::size_t>(i)].red_count();
+  for (int i = 0; i < num_melds; ++i) n += melds[ix(i)].red_count();
   return n;
 }
 
 TileCounts Hand::all_tiles() const {
   TileCounts c = closed;
-  for (int i = 0; i < num_melds; ++i) melds[static_cast<std::size_t>(i)].add_to(c);
+  for (int i = 0; i < num_melds; ++i) melds[ix(i)].add_to(c);
   return c;
 }
 
 void Hand::add(Pai p) {
-  ++closed[static_cast<std::size_t>(p.type().index())];
+  ++closed[ix(p.type().index())];
   if (p.is_red()) closed_red |= red_bit(p.type());
 }
 
 void Hand::remove(Pai p) {
-  auto& c = closed[static_cast<std::size_t>(p.type().index())];
+  auto& c = closed[ix(p.type().index())];
   HYDRA_CHECK(c > 0, "removing a tile the hand does not hold");
   --c;
   if (p.is_red()) closed_red = static_cast<std::uint8_t>(closed_red & ~red_bit(p.type()));
@@ -61,12 +62,12 @@ void validate_hand(const Hand& hand, std::string_view what) {
   const std::string name = quoted(what);
   const TileCounts all = hand.all_tiles();
   for (int t = 0; t < kNumTileTypes; ++t)
-    if (all[static_cast<std::size_t>(t)] > 4)
-      throw Error("hand " + text::excerpt(name) + " has " + std::to_string(all[static_cast<std::size_t>(t)]) + " copies of " +
+    if (all[ix(t)] > 4)
+      throw Error("hand " + text::excerpt(name) + " has " + std::to_string(all[ix(t)]) + " copies of " +
                   std::string(mjai_name(Pai(TileType(t)))) + " (at most 4)");
   int reds = hand.closed_red;
   for (int i = 0; i < hand.num_melds; ++i) {
-    const Meld& m = hand.melds[static_cast<std::size_t>(i)];
+    const Meld& m = hand.melds[ix(i)];
     for (int k = 0; k < m.size(); ++k) {
       if (!m.tile(k).is_red()) continue;
       const int bit = red_bit(m.tile(k).type());
@@ -91,7 +92,7 @@ Hand make_hand(const std::vector<Pai>& closed, const std::vector<Meld>& melds, s
     if (p.is_unknown()) throw Error("hand " + text::excerpt(name) + " has an unknown tile");
     if (p.is_red() && (h.closed_red & red_bit(p.type())))
       throw Error("hand " + text::excerpt(name) + " has two red " + std::string(mjai_name(Pai(p.type()))));
-    if (h.closed[static_cast<std::size_t>(p.type().index())] == 4)
+    if (h.closed[ix(p.type().index())] == 4)
       throw Error("hand " + text::excerpt(name) + " has more than 4 copies of " + std::string(mjai_name(Pai(p.type()))));
     h.add(p);
   }
@@ -109,7 +110,7 @@ std::vector<Pai> closed_tiles(const Hand& hand) {
   std::vector<Pai> out;
   for (int t = 0; t < kNumTileTypes; ++t) {
     const TileType type(t);
-    int n = hand.closed[static_cast<std::size_t>(t)];
+    int n = hand.closed[ix(t)];
     if (type.is_five() && (hand.closed_red & red_bit(type)) && n > 0) {
       out.emplace_back(type, true);
       --n;
@@ -123,7 +124,7 @@ std::string to_string(const Hand& hand) {
   std::string out = to_compact(closed_tiles(hand));
   for (int i = 0; i < hand.num_melds; ++i) {
     out += ' ';
-    out += to_string(hand.melds[static_cast<std::size_t>(i)]);
+    out += to_string(hand.melds[ix(i)]);
   }
   return out;
 }

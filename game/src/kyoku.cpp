@@ -8,7 +8,7 @@
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+constexpr std::size_t at(Seat s) { return ix(s.index()); }
 
 MjaiYaku to_mjai(Yaku y) {
   switch (y) {

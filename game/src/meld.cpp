@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -123,11 +124,11 @@ Meld parse_meld(std::string_view text) {
     if (n != 4) bad_meld(quoted + ": a called meld needs a seat mark; only an ankan (four tiles) has none");
     return Meld::ankan(faces);
   }
-  const Pai c = faces[static_cast<std::size_t>(called)];
+  const Pai c = faces[ix(called)];
   std::array<Pai, 4> own{};
   int k = 0;
   for (int i = 0; i < n; ++i)
-    if (i != called) own[static_cast<std::size_t>(k++)] = faces[static_cast<std::size_t>(i)];
+    if (i != called) own[static_cast<std::size_t>(k++)] = faces[ix(i)];
   try {
     if (n == 3) {
       if (faces[0].type() == faces[1].type()) return Meld::pon(c, own[0], own[1], from);

@@ -13,6 +13,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace detail {
@@ -96,7 +97,7 @@ void validate(const TableRules& rules, std::string_view origin) {
   if (rules.oka < 0 || rules.oka > 1000000) fail(origin, "table.oka", std::to_string(rules.oka) + " must be in [0, 1000000]");
   for (const auto& [key, uma] : {std::pair{"table.uma_train", rules.uma_train}, std::pair{"table.uma_eval", rules.uma_eval}})
     for (int i = 1; i < 4; ++i)
-      if (uma[static_cast<std::size_t>(i)] > uma[static_cast<std::size_t>(i - 1)])
+      if (uma[ix(i)] > uma[static_cast<std::size_t>(i - 1)])
         fail(origin, key, "must not increase from 1st to 4th place");
 }
 

@@ -15,11 +15,12 @@
 #include "hydra/game/agari.hpp"
 #include "hydra/game/fu.hpp"
 #include "hydra/game/score.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t at(int t) { return static_cast<std::size_t>(t); }
+constexpr std::size_t at(int t) { return ix(t); }
 constexpr bool yaochu(int t) { return TileType(t).is_yaochu(); }
 
 // One candidate: what the best-of comparison and the final report need.

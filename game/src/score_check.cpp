@@ -11,6 +11,7 @@
 #include "hydra/common/text.hpp"
 #include "hydra/game/agari.hpp"
 #include "hydra/game/shanten.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -228,10 +229,10 @@ std::vector<MajiangCase> load_majiang_cases(const std::filesystem::path& file) {
 std::vector<std::pair<std::string, int>> majiang_yaku(const WinResult& r, const WinContext& ctx) {
   std::vector<std::pair<std::string, int>> out;
   for (int i = 0; i < r.num_yaku; ++i) {
-    const YakuHan& y = r.yaku[static_cast<std::size_t>(i)];
+    const YakuHan& y = r.yaku[ix(i)];
     std::string name(yaku_info(y.yaku).japanese);
-    if (y.yaku == Yaku::seat_wind) name += std::string(" ") + kWindKanji[static_cast<std::size_t>(ctx.seat_wind)];
-    if (y.yaku == Yaku::round_wind) name += std::string(" ") + kWindKanji[static_cast<std::size_t>(ctx.round_wind)];
+    if (y.yaku == Yaku::seat_wind) name += std::string(" ") + kWindKanji[ix(ctx.seat_wind)];
+    if (y.yaku == Yaku::round_wind) name += std::string(" ") + kWindKanji[ix(ctx.round_wind)];
     out.emplace_back(name, y.han);
   }
   return out;
@@ -397,7 +398,7 @@ std::vector<RiichiEnvNegative> load_riichienv_negative(const std::filesystem::pa
 std::string diff_riichienv(const RiichiEnvCase& c, const WinResult& r) {
   if (!r.is_win()) return "expected a win, got " + std::string(r.status == WinStatus::no_yaku ? "no yaku" : "not complete");
   std::vector<int> ids;
-  for (int i = 0; i < r.num_yaku; ++i) ids.push_back(yaku_info(r.yaku[static_cast<std::size_t>(i)].yaku).mahjongsoul_id);
+  for (int i = 0; i < r.num_yaku; ++i) ids.push_back(yaku_info(r.yaku[ix(i)].yaku).mahjongsoul_id);
   std::sort(ids.begin(), ids.end());
   const int han = r.yakuman > 0 ? 13 * r.yakuman : r.han;
   std::string d;
@@ -461,7 +462,7 @@ std::vector<ShantenCase> load_shanten_cases(const std::filesystem::path& file) {
     for (int k = 0; k < 14; ++k) {
       int t = -1;
       if (!(s >> t) || t < 0 || t >= kNumTileTypes) bad("tile " + std::to_string(k + 1) + " is not a tile type 0-33");
-      if (++c.counts[static_cast<std::size_t>(t)] > 4) bad("more than four copies of tile type " + std::to_string(t));
+      if (++c.counts[ix(t)] > 4) bad("more than four copies of tile type " + std::to_string(t));
     }
     if (!(s >> c.normal >> c.kokushi >> c.chiitoi)) bad("expected 14 tiles then three shanten numbers");
     std::string extra;

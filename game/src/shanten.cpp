@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -56,16 +57,16 @@ struct Ranker {
   Ranker() {
     // ways[len][budget]: shapes of `len` digits (each 0..4) with sum <= budget.
     std::array<std::array<std::uint32_t, kMaxSum + 1>, Digits + 1> ways{};
-    for (int b = 0; b <= kMaxSum; ++b) ways[0][static_cast<std::size_t>(b)] = 1;
+    for (int b = 0; b <= kMaxSum; ++b) ways[0][ix(b)] = 1;
     for (int len = 1; len <= Digits; ++len)
       for (int b = 0; b <= kMaxSum; ++b)
         for (int v = 0; v <= std::min(4, b); ++v)
-          ways[static_cast<std::size_t>(len)][static_cast<std::size_t>(b)] += ways[static_cast<std::size_t>(len - 1)][static_cast<std::size_t>(b - v)];
+          ways[ix(len)][ix(b)] += ways[static_cast<std::size_t>(len - 1)][static_cast<std::size_t>(b - v)];
     for (int i = 0; i < Digits; ++i)
       for (int s = 0; s <= kMaxSum; ++s) {
         std::uint32_t acc = 0;
         for (int c = 0; c <= 4 && s + c <= kMaxSum; ++c) {
-          offset[static_cast<std::size_t>(i)][static_cast<std::size_t>(s)][static_cast<std::size_t>(c)] = acc;
+          offset[ix(i)][ix(s)][ix(c)] = acc;
           acc += ways[static_cast<std::size_t>(Digits - 1 - i)][static_cast<std::size_t>(kMaxSum - s - c)];
         }
       }
@@ -76,10 +77,10 @@ struct Ranker {
       int s = 0;
       for (int i = 0, v = idx; i < kHead; ++i, v /= 5) {
         if (s + v % 5 > kMaxSum) break;
-        r += offset[static_cast<std::size_t>(i)][static_cast<std::size_t>(s)][static_cast<std::size_t>(v % 5)];
+        r += offset[ix(i)][ix(s)][static_cast<std::size_t>(v % 5)];
         s += v % 5;
       }
-      head[static_cast<std::size_t>(idx)] = r | static_cast<std::uint32_t>(std::min(s, kMaxSum)) << 24;
+      head[ix(idx)] = r | static_cast<std::uint32_t>(std::min(s, kMaxSum)) << 24;
     }
     for (int s0 = 0; s0 <= kMaxSum; ++s0)
       for (int idx = 0; idx < pow5(kTail); ++idx) {
@@ -87,10 +88,10 @@ struct Ranker {
         int s = s0;
         for (int i = kHead, v = idx; i < Digits; ++i, v /= 5) {
           if (s + v % 5 > kMaxSum) break;
-          r += offset[static_cast<std::size_t>(i)][static_cast<std::size_t>(s)][static_cast<std::size_t>(v % 5)];
+          r += offset[ix(i)][ix(s)][static_cast<std::size_t>(v % 5)];
           s += v % 5;
         }
-        tail[static_cast<std::size_t>(s0)][static_cast<std::size_t>(idx)] = r;
+        tail[ix(s0)][ix(idx)] = r;
       }
   }
 
@@ -98,7 +99,7 @@ struct Ranker {
     std::uint32_t r = 0;
     unsigned s = 0;
     for (int i = 0; i < Digits; ++i) {
-      r += offset[static_cast<std::size_t>(i)][s][c[i]];
+      r += offset[ix(i)][s][c[i]];
       s += c[i];
     }
     return r;
@@ -174,7 +175,7 @@ class Builder {
     // Runs start only on 1..7 of a suit (they must end inside it) and never among the honours.
     const std::vector<Move>& step = runs_ && digit + 2 < Digits ? with_runs_ : without_runs_;
     for (int c = 0; c <= 4 && sum + c <= kMaxSum; ++c) {
-      shape_[static_cast<std::size_t>(digit)] = static_cast<std::uint8_t>(c);
+      shape_[ix(digit)] = static_cast<std::uint8_t>(c);
       Dp next;
       next.fill(kInf);
       for (const Move& mv : step) {
@@ -269,7 +270,7 @@ Census census(const TileCounts& c) {
   Census s;
   unsigned over = 0;
   for (int t = 0; t < kNumTileTypes; ++t) {
-    const unsigned v = c[static_cast<std::size_t>(t)];
+    const unsigned v = c[ix(t)];
     s.total += static_cast<int>(v);
     over |= v > 4U;
     s.ge1 |= static_cast<std::uint64_t>(v >= 1) << t;
@@ -303,7 +304,7 @@ template <int Shift>
 struct ShiftPad {
   static constexpr std::array<std::uint8_t, 16> lanes = [] {
     std::array<std::uint8_t, 16> m{};
-    for (int i = 0; i < Shift; ++i) m[static_cast<std::size_t>(i)] = m[static_cast<std::size_t>(8 + i)] = kPad;
+    for (int i = 0; i < Shift; ++i) m[ix(i)] = m[static_cast<std::size_t>(8 + i)] = kPad;
     return m;
   }();
 };
@@ -359,7 +360,7 @@ struct KeepPad {
   static constexpr std::array<std::uint8_t, 16> lanes = [] {
     std::array<std::uint8_t, 16> m{};
     for (int i = 0; i < 8; ++i)
-      if (i > N) m[static_cast<std::size_t>(i)] = m[static_cast<std::size_t>(8 + i)] = kPad;
+      if (i > N) m[ix(i)] = m[static_cast<std::size_t>(8 + i)] = kPad;
     return m;
   }();
 };
@@ -386,11 +387,11 @@ Entry combine(const Entry& a, const Entry& b) {
   for (int m = 0; m <= N; ++m) {
     int o0 = kPad, o1 = kPad;
     for (int ma = 0; ma <= m; ++ma) {
-      const auto i = static_cast<std::size_t>(ma), j = static_cast<std::size_t>(m - ma);
+      const auto i = ix(ma), j = static_cast<std::size_t>(m - ma);
       o0 = std::min(o0, a.v[i] + b.v[j]);
       o1 = std::min({o1, a.v[i] + b.v[8 + j], a.v[8 + i] + b.v[j]});
     }
-    out.v[static_cast<std::size_t>(m)] = static_cast<std::uint8_t>(std::min(o0, 255));
+    out.v[ix(m)] = static_cast<std::uint8_t>(std::min(o0, 255));
     out.v[static_cast<std::size_t>(8 + m)] = static_cast<std::uint8_t>(std::min(o1, 255));
   }
   return out;
@@ -401,7 +402,7 @@ Entry prepare(const Entry& b) {
   Entry out;
   out.v.fill(kPad);
   for (int k = 0; k <= N; ++k) {
-    out.v[static_cast<std::size_t>(k)] = b.v[static_cast<std::size_t>(8 + N - k)];
+    out.v[ix(k)] = b.v[static_cast<std::size_t>(8 + N - k)];
     out.v[static_cast<std::size_t>(8 + k)] = b.v[static_cast<std::size_t>(N - k)];
   }
   return out;
@@ -477,7 +478,7 @@ constexpr std::array<Slot, kNumTileTypes> kSlots = [] {
     const bool suit = t < 27;
     const int d = suit ? t % 9 : t - 27;
     const int head = suit ? Ranker<9>::kHead : Ranker<7>::kHead;
-    out[static_cast<std::size_t>(t)] = {static_cast<std::uint8_t>(suit ? t / 9 : 3), static_cast<std::uint8_t>(d < head ? 0 : 1),
+    out[ix(t)] = {static_cast<std::uint8_t>(suit ? t / 9 : 3), static_cast<std::uint8_t>(d < head ? 0 : 1),
                                         static_cast<std::uint16_t>(suit ? Ranker<9>::place(d) : Ranker<7>::place(d))};
   }
   return out;
@@ -523,7 +524,7 @@ class Neighbours {
 
   // Best shanten of the hand with one `t` added (Delta +1) or removed (Delta -1).
   int best_with(int t) const {
-    const Slot s = kSlots[static_cast<std::size_t>(t)];
+    const Slot s = kSlots[ix(t)];
     std::array<unsigned, 2> x = idx_[s.group];
     x[s.part] = Delta > 0 ? x[s.part] + s.place : x[s.part] - s.place;
     const RankIndex r{x[0], x[1]};
@@ -533,7 +534,7 @@ class Neighbours {
     // adding to zero copies adds a kind, to one copy a pair.
     constexpr std::array<std::uint8_t, 5> kStep = Delta < 0 ? std::array<std::uint8_t, 5>{0, 1, 2, 0, 0}
                                                             : std::array<std::uint8_t, 5>{1, 2, 0, 0, 0};
-    const int other = other_[static_cast<std::size_t>(3 * is_yaochu(t) + kStep[c_[static_cast<std::size_t>(t)]])];
+    const int other = other_[static_cast<std::size_t>(3 * is_yaochu(t) + kStep[c_[ix(t)]])];
     return std::min(normal, other);
   }
 
@@ -549,7 +550,7 @@ template <int N>
 void ukeire_into(const TileCounts& closed, const TileCounts& visible, const Census& census, Ukeire& u) {
   const Neighbours<N, +1> hand(closed, census, kAllTypes);
   for (int t = 0; t < kNumTileTypes; ++t) {
-    const auto i = static_cast<std::size_t>(t);
+    const auto i = ix(t);
     HYDRA_CHECK(visible[i] >= closed[i] && visible[i] <= 4, "ukeire: visible counts must include the hand and be <= 4");
     if (closed[i] == 4) continue;
     if (hand.best_with(t) < u.shanten) {
@@ -567,7 +568,7 @@ void discards_into(const TileCounts& closed, const Census& census, DiscardShante
   for (std::uint64_t held = census.ge1; held != 0; held &= held - 1) {
     const int t = std::countr_zero(held);
     const int s = hand.best_with(t);
-    d.after[static_cast<std::size_t>(t)] = static_cast<std::int8_t>(s);
+    d.after[ix(t)] = static_cast<std::int8_t>(s);
     d.best = std::min(d.best, s);
   }
 }

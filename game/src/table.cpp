@@ -6,17 +6,18 @@
 #include <string>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+constexpr std::size_t at(Seat s) { return ix(s.index()); }
 
 Tehai sorted_tehai(const Hand& h) {
   Tehai out;
   for (int t = 0; t < kNumTileTypes; ++t) {
     const TileType tt(t);
-    const int n = h.closed[static_cast<std::size_t>(t)];
+    const int n = h.closed[ix(t)];
     const bool red = tt.is_five() && (h.closed_red & red_bit(tt));
     for (int k = 0; k < n; ++k) out.push_back(Pai(tt, red && k == 0));
   }
@@ -82,10 +83,10 @@ Event Table::scored(EventType type) {
 
 void Table::start_kyoku() {
   if (walls_given_) {
-    if (static_cast<std::size_t>(kyoku_played_) >= given_walls_.size())
+    if (ix(kyoku_played_) >= given_walls_.size())
       throw Error("table: kyoku " + std::to_string(kyoku_played_ + 1) + " needs a wall, but only " +
                   std::to_string(given_walls_.size()) + " were given");
-    wall_.emplace(given_walls_[static_cast<std::size_t>(kyoku_played_)]);
+    wall_.emplace(given_walls_[ix(kyoku_played_)]);
   } else {
     wall_.emplace(Wall::from_key(wall_key(key_, static_cast<std::uint64_t>(progress_.round), static_cast<std::uint64_t>(progress_.honba))));
   }
@@ -314,7 +315,7 @@ void Table::hora(const FixedVec<Seat, 3>& winners, Seat from, Pai tile) {
     HYDRA_CHECK(r.is_win(), "a legal agari that does not score");
     const Seat pao = rules_.pao ? v.pao(w) : Seat::none();
     const Scores d = win_deltas(r, w, from, progress_.oya(), progress_.honba, kyotaku_, pao, i == 0);
-    for (int s = 0; s < kNumSeats; ++s) scores_[static_cast<std::size_t>(s)] += d[static_cast<std::size_t>(s)];
+    for (int s = 0; s < kNumSeats; ++s) scores_[ix(s)] += d[ix(s)];
     Event e = scored(EventType::hora);
     e.actor = w;
     e.target = from;
@@ -343,7 +344,7 @@ void Table::exhaustive_draw() {
   bool any_nagashi = false;
   Event e = scored(EventType::ryukyoku);
   for (int s = 0; s < kNumSeats; ++s) {
-    const auto i = static_cast<std::size_t>(s);
+    const auto i = ix(s);
     tenpai[i] = views_[i].tenpai();
     nagashi[i] = views_[0].nagashi(Seat(s));
     any_nagashi = any_nagashi || nagashi[i];
@@ -354,7 +355,7 @@ void Table::exhaustive_draw() {
     }
   }
   e.deltas = exhaustive_draw_deltas(tenpai, nagashi, progress_.oya());
-  for (int s = 0; s < kNumSeats; ++s) scores_[static_cast<std::size_t>(s)] += e.deltas[static_cast<std::size_t>(s)];
+  for (int s = 0; s < kNumSeats; ++s) scores_[ix(s)] += e.deltas[ix(s)];
   e.scores = scores_;
   e.reason = any_nagashi ? RyukyokuReason::nagashimangan : RyukyokuReason::fanpai;
   e.tenpais = tenpai;

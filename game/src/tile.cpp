@@ -4,6 +4,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/text.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -17,7 +18,7 @@ constexpr std::array<std::string_view, 38> kMjaiNames = {
 
 }  // namespace
 
-std::string_view mjai_name(Pai p) { return kMjaiNames.at(static_cast<std::size_t>(p.index())); }
+std::string_view mjai_name(Pai p) { return kMjaiNames.at(ix(p.index())); }
 
 Pai parse_mjai(std::string_view name) {
   for (std::size_t i = 0; i < kMjaiNames.size(); ++i)
@@ -81,7 +82,7 @@ TileCounts counts_of(const std::vector<Pai>& tiles) {
   TileCounts counts{};
   for (Pai p : tiles) {
     if (p.is_unknown()) throw Error("unknown tile '?' where a known tile is needed");
-    if (++counts[static_cast<std::size_t>(p.type().index())] > 4)
+    if (++counts[ix(p.type().index())] > 4)
       throw Error("more than four copies of " + std::string(mjai_name(Pai(p.type()))));
   }
   return counts;
@@ -92,7 +93,7 @@ TileCounts parse_counts(std::string_view compact) { return counts_of(parse_compa
 std::string to_compact(const TileCounts& counts) {
   std::vector<Pai> tiles;
   for (int t = 0; t < kNumTileTypes; ++t)
-    for (int k = 0; k < counts[static_cast<std::size_t>(t)]; ++k) tiles.emplace_back(TileType(t));
+    for (int k = 0; k < counts[ix(t)]; ++k) tiles.emplace_back(TileType(t));
   return to_compact(tiles);
 }
 

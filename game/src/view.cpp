@@ -4,6 +4,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/agari.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -76,7 +77,7 @@ void PlayerView::update_waits() {
 }
 
 void PlayerView::remove_own(Pai p, const Event& e) {
-  const auto t = static_cast<std::size_t>(p.type().index());
+  const auto t = ix(p.type().index());
   if (hand_.closed[t] == 0) bad(e, "seat " + std::to_string(me_.index()) + " does not hold " + std::string(mjai_name(p)));
   if (p.is_red() && !(hand_.closed_red & red_bit(p.type())))
     bad(e, "seat " + std::to_string(me_.index()) + " does not hold the red " + std::string(mjai_name(p)));
@@ -164,12 +165,12 @@ void PlayerView::apply(const Event& e) {
       return;  // the others may still call the declaration tile
     case EventType::hora:
       // A double ron is two hora in a row: the other seats keep their chance to win.
-      for (int s = 0; s < kNumSeats; ++s) scores_[static_cast<std::size_t>(s)] += e.deltas[static_cast<std::size_t>(s)];
+      for (int s = 0; s < kNumSeats; ++s) scores_[ix(s)] += e.deltas[ix(s)];
       kyotaku_ = 0;
       if (e.actor == me_) phase_ = Phase::idle;
       return;
     case EventType::ryukyoku:
-      for (int s = 0; s < kNumSeats; ++s) scores_[static_cast<std::size_t>(s)] += e.deltas[static_cast<std::size_t>(s)];
+      for (int s = 0; s < kNumSeats; ++s) scores_[ix(s)] += e.deltas[ix(s)];
       phase_ = Phase::idle;
       in_kyoku_ = false;
       break;
@@ -213,7 +214,7 @@ void PlayerView::start_kyoku(const Event& e) {
     hand_.add(p);
   }
   for (int t = 0; t < kNumTileTypes; ++t)
-    if (hand_.closed[static_cast<std::size_t>(t)] > 4) bad(e, "a dealt hand holds five of a kind");
+    if (hand_.closed[ix(t)] > 4) bad(e, "a dealt hand holds five of a kind");
   update_waits();
 }
 
@@ -333,7 +334,7 @@ void PlayerView::on_kakan(const Event& e) {
   if (e.actor == me_) {
     remove_own(e.pai, e);
     for (int i = 0; i < hand_.num_melds; ++i) {
-      Meld& own = hand_.melds[static_cast<std::size_t>(i)];
+      Meld& own = hand_.melds[ix(i)];
       if (own.kind() == MeldKind::pon && own.first() == e.pai.type()) own = melds[idx];
     }
     check_closed_size(e, hand_, me_);
@@ -364,7 +365,7 @@ void PlayerView::on_ankan(const Event& e) {
     update_waits();
   } else if (rules_->kokushi_ankan_chankan) {
     const Pai p(m.first());
-    if (waits_.contains(p.type()) && is_kokushi([&] { TileCounts c = hand_.closed; ++c[static_cast<std::size_t>(p.type().index())]; return c; }())) {
+    if (waits_.contains(p.type()) && is_kokushi([&] { TileCounts c = hand_.closed; ++c[ix(p.type().index())]; return c; }())) {
       note_win_chance(p);
       phase_ = Phase::chankan;
     }

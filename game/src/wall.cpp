@@ -4,6 +4,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/rng.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -11,20 +12,20 @@ Wall::Wall(const Tiles& tiles) : tiles_(tiles) {
   std::array<bool, kNumTiles> seen{};
   for (std::size_t i = 0; i < tiles.size(); ++i) {
     const int id = tiles[i].id();
-    if (id >= kNumTiles || seen[static_cast<std::size_t>(id)])
+    if (id >= kNumTiles || seen[ix(id)])
       throw Error("wall: position " + std::to_string(i) + " holds tile id " + std::to_string(id) +
                   (id >= kNumTiles ? " (ids are 0..135)" : " twice (a wall is a permutation of 0..135)"));
-    seen[static_cast<std::size_t>(id)] = true;
+    seen[ix(id)] = true;
   }
   for (int i = 0; i < kMaxIndicators; ++i) {
-    dora_[static_cast<std::size_t>(i)] = tiles_[static_cast<std::size_t>(dora_index(i))];
-    ura_[static_cast<std::size_t>(i)] = tiles_[static_cast<std::size_t>(ura_index(i))];
+    dora_[ix(i)] = tiles_[static_cast<std::size_t>(dora_index(i))];
+    ura_[ix(i)] = tiles_[static_cast<std::size_t>(ura_index(i))];
   }
 }
 
 Wall::Tiles Wall::shuffled(const WallKey& key) {
   Tiles t;
-  for (int i = 0; i < kNumTiles; ++i) t[static_cast<std::size_t>(i)] = Tile(i);
+  for (int i = 0; i < kNumTiles; ++i) t[ix(i)] = Tile(i);
   Xoshiro256ss rng(key);
   shuffle(std::span<Tile>(t), rng);
   return t;
@@ -33,7 +34,7 @@ Wall::Tiles Wall::shuffled(const WallKey& key) {
 std::array<Tile, 13> Wall::haipai(int seat_offset) const {
   HYDRA_CHECK(seat_offset >= 0 && seat_offset < 4, "Wall::haipai: seat offset must be 0..3");
   std::array<Tile, 13> out;
-  for (int k = 0; k < 13; ++k) out[static_cast<std::size_t>(k)] = tiles_[static_cast<std::size_t>(deal_index(seat_offset, k))];
+  for (int k = 0; k < 13; ++k) out[ix(k)] = tiles_[static_cast<std::size_t>(deal_index(seat_offset, k))];
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "hydra/game/yaku.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -57,6 +58,6 @@ constexpr std::array<YakuInfo, kNumYaku> kYakuInfo = {{
 
 }  // namespace
 
-const YakuInfo& yaku_info(Yaku y) { return kYakuInfo[static_cast<std::size_t>(y)]; }
+const YakuInfo& yaku_info(Yaku y) { return kYakuInfo[ix(y)]; }
 
 }  // namespace hydra::game

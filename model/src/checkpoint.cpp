@@ -12,12 +12,14 @@
 
 #include "file_io.hpp"
 #include "hydra/common/atomic_file.hpp"
+#include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/seed.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::model {
 namespace {
@@ -305,14 +307,14 @@ std::optional<fs::path> CheckpointDir::pointer(std::string_view name) const {
 void CheckpointDir::prune() const {
   if (keep_ <= 0) return;
   const auto files = list();
-  if (files.size() <= static_cast<std::size_t>(keep_)) return;
+  if (files.size() <= ix(keep_)) return;
   std::optional<fs::path> best;
   try {
     best = pointer("best");
   } catch (const Error&) {
     // A damaged `best` pointer protects nothing; pruning by age is still right.
   }
-  for (std::size_t i = 0; i + static_cast<std::size_t>(keep_) < files.size(); ++i) {
+  for (std::size_t i = 0; i + ix(keep_) < files.size(); ++i) {
     if (best && files[i] == *best) continue;
     fs::remove(files[i]);
     crash_point("checkpoint:pruned-file");
@@ -391,6 +393,14 @@ void save_tensor_dict(const fs::path& file, const std::vector<std::pair<std::str
     writer.writeEndOfFile();
   }
   write_file_atomic(file, bytes);
+}
+
+config::Config stored_config(const std::filesystem::path& file, const CheckpointData& data) {
+  try {
+    return config::parse(data.config.dump(), "config stored in " + file.string());
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (checkpoint written by another Hydra version?)");
+  }
 }
 
 }  // namespace hydra::model

@@ -6,6 +6,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/model/network.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::model {
 namespace {
@@ -29,7 +30,7 @@ const std::array<Ranks, kRankPerms>& permutations() {
 
 const Ranks& rank_permutation(int index) {
   HYDRA_CHECK(index >= 0 && index < kRankPerms, "rank permutation index out of range");
-  return permutations()[static_cast<std::size_t>(index)];
+  return permutations()[ix(index)];
 }
 
 int permutation_index(const Ranks& ranks) { return game::rank_permutation_index(ranks); }
@@ -88,7 +89,7 @@ std::vector<std::array<double, 4>> kyoku_rewards(GrpNetImpl& grp, const std::vec
     for (int seat = 0; seat < 4; ++seat) {
       const double next = t + 1 < kyoku.size() ? e[static_cast<std::int64_t>(t + 1)][seat]
                                                : points[static_cast<std::size_t>(ranks[seat])];
-      rewards[t][static_cast<std::size_t>(seat)] = next - e[static_cast<std::int64_t>(t)][seat];
+      rewards[t][ix(seat)] = next - e[static_cast<std::int64_t>(t)][seat];
     }
   }
   return rewards;

@@ -16,12 +16,7 @@ namespace fs = std::filesystem;
 
 // The network a checkpoint holds, rebuilt from its stored config.
 std::shared_ptr<torch::nn::Module> build(const fs::path& file, const CheckpointData& data) {
-  config::Config config;
-  try {
-    config = config::parse(data.config.dump(), "config stored in " + file.string());
-  } catch (const Error& e) {
-    throw Error(std::string(e.what()) + " (checkpoint written by another Hydra version?)");
-  }
+  const config::Config config = stored_config(file, data);
   if (data.kind == "hydra_net") return std::make_shared<HydraNetImpl>(config.model);
   if (data.kind == "grp") return std::make_shared<GrpNetImpl>(config.model);
   throw Error("checkpoint '" + file.string() + "': unknown network kind '" + data.kind + "'");

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "hydra/ppo/trainer_report.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::ppo {
 namespace {
@@ -84,14 +85,14 @@ std::vector<std::string> TrainingHealth::observe(std::int64_t step, const metric
   if (games > 0) {
     // Seat-games: one learner seat per baseline game.
     rank_window_.push_back({scalar_or(s, "rank/vs_baseline", 0) * games, games});
-    while (rank_window_.size() > static_cast<std::size_t>(window_)) rank_window_.pop_front();
+    while (rank_window_.size() > ix(window_)) rank_window_.pop_front();
     double sum = 0, n = 0;
     for (const auto& [r, g] : rank_window_) {
       sum += r;
       n += g;
     }
     const double rank = sum / n;
-    const bool full = rank_window_.size() == static_cast<std::size_t>(window_) && n >= kRankMinSeats;
+    const bool full = rank_window_.size() == ix(window_) && n >= kRankMinSeats;
     // A start weaker than its baseline (a clone of a stronger bot) is judged against itself: the
     // first full window's mean, plus the same margin par has.
     if (full && !rank_start_) rank_start_ = rank;

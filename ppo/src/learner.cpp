@@ -19,6 +19,7 @@
 #include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/gae.hpp"
 #include "hydra/ppo/loss.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::ppo {
 namespace {
@@ -60,7 +61,7 @@ model::Outputs forward(model::HydraNetImpl& net, const RolloutTensors& b, torch:
 // {update, epoch}), as an int64 tensor on `device`: the visiting order of one epoch.
 torch::Tensor epoch_order(game::MasterSeed master, std::string_view label, std::int64_t update, std::int64_t epoch,
                           std::int64_t n, const torch::Device& device) {
-  std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+  std::vector<std::int64_t> order(ix(n));
   std::iota(order.begin(), order.end(), std::int64_t{0});
   game::Xoshiro256ss rng(
       game::stream_key(master, label, {static_cast<std::uint64_t>(update), static_cast<std::uint64_t>(epoch)}));
@@ -146,7 +147,7 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
   HYDRA_CHECK(n > 0, "ppo update on an empty rollout");
   HYDRA_CHECK(n <= std::int64_t{0xffffffff}, "ppo update: rollout too large to shuffle");
   stats.samples = n;
-  const auto un = static_cast<std::size_t>(n);
+  const auto un = ix(n);
 
   // Rewards -> (normalised) -> GAE, on the host in double.
   std::vector<float> reward(rollout.reward.begin(), rollout.reward.end());
@@ -351,7 +352,7 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
   const bool by_game = static_cast<std::int64_t>(games.size()) == n;
   for (std::int64_t i = 1; i < n; ++i)
     if (i - cuts.back() >= cfg_.ppo.noise_batch &&
-        (!by_game || games[static_cast<std::size_t>(i)] != games[static_cast<std::size_t>(i - 1)]))
+        (!by_game || games[ix(i)] != games[static_cast<std::size_t>(i - 1)]))
       cuts.push_back(i);
   // A short tail joins the chunk before it.
   if (cuts.size() > 1 && n - cuts.back() < cfg_.ppo.noise_batch / 2) cuts.pop_back();
@@ -364,14 +365,14 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
   const auto adv = normalize_advantages(data.advantage, cfg_.ppo.adv_clip);
   std::vector<torch::Tensor> sum(params.size()), half_a(params.size()), half_b(params.size());
   std::int64_t size_a = 0;
-  for (std::int64_t k = 0; k < chunks; k += 2) size_a += cuts[static_cast<std::size_t>(k + 1)] - cuts[static_cast<std::size_t>(k)];
+  for (std::int64_t k = 0; k < chunks; k += 2) size_a += cuts[static_cast<std::size_t>(k + 1)] - cuts[ix(k)];
   const std::int64_t size_b = n - size_a;
   // Sums stay on the device (float64): one host sync for the whole measurement.
   auto chunk_sq = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
   double inv_b = 0;  // mean over chunks of 1 / chunk size
   const auto add = [](torch::Tensor& acc, const torch::Tensor& g) { acc = acc.defined() ? acc + g : g; };
   for (std::int64_t k = 0; k < chunks; ++k) {
-    const std::int64_t lo = cuts[static_cast<std::size_t>(k)], hi = cuts[static_cast<std::size_t>(k + 1)];
+    const std::int64_t lo = cuts[ix(k)], hi = cuts[static_cast<std::size_t>(k + 1)];
     const auto idx = torch::arange(lo, hi, torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
     const auto logits = tempered(forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat),
@@ -550,7 +551,7 @@ void Learner::restore_state(const model::CheckpointData& in) {
     if (it == in.tensors.end()) throw Error("checkpoint PPO state: missing tensor 'critic_optimizer'");
     const auto raw = it->second.to(torch::kCPU).contiguous();
     torch::serialize::InputArchive archive;
-    archive.load_from(reinterpret_cast<const char*>(raw.data_ptr<std::uint8_t>()), static_cast<std::size_t>(raw.numel()),
+    archive.load_from(reinterpret_cast<const char*>(raw.data_ptr<std::uint8_t>()), ix(raw.numel()),
                       device_);
     critic_optimizer_->load(archive);
   }

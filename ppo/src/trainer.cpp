@@ -21,6 +21,7 @@
 #include "hydra/ppo/trainer_run.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/external_agent.hpp"
+#include "hydra/selfplay/torch/grp_rewards.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 
 namespace hydra::ppo {

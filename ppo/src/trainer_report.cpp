@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include "hydra/common/index.hpp"
 
 namespace hydra::ppo {
 namespace {
@@ -71,9 +72,9 @@ metrics::Scalars actor_scalars(const selfplay::ActorStats& s, double collect_sec
   out.emplace_back("selfplay/unearned_share", ratio(static_cast<double>(s.unearned_kyoku), kyoku));
 
   for (int kind = 0; kind < selfplay::kOpponentKinds; ++kind) {
-    const selfplay::KindStats& k = s.kinds[static_cast<std::size_t>(kind)];
+    const selfplay::KindStats& k = s.kinds[ix(kind)];
     if (k.games == 0) continue;
-    const std::string name = kKindNames[static_cast<std::size_t>(kind)];
+    const std::string name = kKindNames[ix(kind)];
     out.emplace_back("rank/vs_" + name, rank_mean(k));
     out.emplace_back("rank/vs_" + name + "_games", static_cast<double>(k.games));
     if (static_cast<selfplay::OpponentKind>(kind) == selfplay::OpponentKind::self) continue;

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -18,7 +19,7 @@ double ratio(std::int64_t num, std::int64_t den) {
 
 std::array<std::int64_t, kDiscardActions> counts(const std::vector<std::int8_t>& logged) {
   std::array<std::int64_t, kDiscardActions> c{};
-  for (const std::int8_t a : logged) ++c[static_cast<std::size_t>(a)];
+  for (const std::int8_t a : logged) ++c[ix(a)];
   return c;
 }
 
@@ -50,7 +51,7 @@ double DecisionAccuracy::discard_baseline() const {
   std::iota(rank.begin(), rank.end(), 0);
   // Most frequent first; equal counts by action index, so the baseline is deterministic.
   std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) {
-    return c[static_cast<std::size_t>(a)] > c[static_cast<std::size_t>(b)];
+    return c[ix(a)] > c[ix(b)];
   });
   std::int64_t hits = 0;
   for (std::size_t i = 0; i < discard_logged_.size(); ++i) {
@@ -84,7 +85,7 @@ nlohmann::ordered_json DecisionAccuracy::to_json() const {
   nlohmann::ordered_json by_type = nlohmann::ordered_json::object();
   for (int t = 0; t < kTypes; ++t) {
     const auto type = static_cast<data::DecisionType>(t);
-    by_type[std::string(kTypeNames[static_cast<std::size_t>(t)])] = {
+    by_type[std::string(kTypeNames[ix(t)])] = {
         {"decisions", total(type)}, {"correct", correct(type)}, {"accuracy", num(accuracy(type))}};
   }
   return {{"decisions", total()},

@@ -9,6 +9,7 @@
 #include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -23,12 +24,12 @@ DecisionAccuracy replay_game(const data::GameLog& log, std::uint64_t index, cons
                                                          game::PlayerView(Seat(2), rules), game::PlayerView(Seat(3), rules)};
   std::array<selfplay::GreedyAgent, game::kNumSeats> bots;
   const game::GameKey key = game::game_key(kGreedySeed, index);
-  for (int s = 0; s < game::kNumSeats; ++s) bots[static_cast<std::size_t>(s)].start_game(Seat(s), key);
+  for (int s = 0; s < game::kNumSeats; ++s) bots[ix(s)].start_game(Seat(s), key);
   DecisionAccuracy acc;
   game::Legal legal;
   for (const game::Event& e : log.events) {
     if (e.type == game::EventType::dahai) {
-      const auto a = static_cast<std::size_t>(e.actor.index());
+      const auto a = ix(e.actor.index());
       views[a].legal(legal);
       const game::Action logged = game::Action::discard(e.pai);
       if (legal.mask.count() > 1 && legal.mask.test(logged)) {

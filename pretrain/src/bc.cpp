@@ -7,6 +7,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/model/precision.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -30,8 +31,8 @@ double num(double v) { return std::isnan(v) ? -1.0 : v; }
 
 BcBatch to_tensors(const data::SampleBatch& b, const torch::Device& device) {
   const std::int64_t n = rows(b);
-  HYDRA_CHECK(b.obs.size() == static_cast<std::size_t>(n) * encoder::kObsSize, "sample batch: obs size");
-  HYDRA_CHECK(b.legal.size() == static_cast<std::size_t>(n) * model::kActions, "sample batch: legal size");
+  HYDRA_CHECK(b.obs.size() == ix(n) * encoder::kObsSize, "sample batch: obs size");
+  HYDRA_CHECK(b.legal.size() == ix(n) * model::kActions, "sample batch: legal size");
   BcBatch out;
   out.obs = wrap(b.obs, {n, model::kObsChannels, model::kTiles}, torch::kFloat).to(device);
   out.context = wrap(b.context, {n, model::kScoreContext}, torch::kFloat).to(device);
@@ -50,7 +51,7 @@ void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, D
   const auto pick = model::masked_logits(policy_logits.detach().to(torch::kCPU, torch::kFloat), legal).argmax(1);
   const auto p = pick.accessor<std::int64_t, 1>();
   for (std::int64_t i = 0; i < n; ++i) {
-    const auto u = static_cast<std::size_t>(i);
+    const auto u = ix(i);
     const auto type = static_cast<data::DecisionType>(batch.type[u]);
     const int logged = static_cast<int>(batch.action[u]);
     acc.add(static_cast<int>(p[i]), logged, type);
@@ -169,7 +170,7 @@ metrics::Scalars Validation::scalars(std::string_view prefix) const {
   for (int t = 0; t < kTypes; ++t) {
     const auto type = static_cast<data::DecisionType>(t);
     if (accuracy.total(type) > 0)
-      s.emplace_back(p + "acc/" + std::string(kTypeNames[static_cast<std::size_t>(t)]), accuracy.accuracy(type));
+      s.emplace_back(p + "acc/" + std::string(kTypeNames[ix(t)]), accuracy.accuracy(type));
   }
   if (accuracy.total(data::DecisionType::discard) > 0) {
     s.emplace_back(p + "baseline/discard", accuracy.discard_baseline());

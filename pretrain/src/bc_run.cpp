@@ -19,6 +19,7 @@
 #include "hydra/pretrain/bc.hpp"
 #include "hydra/pretrain/run.hpp"
 #include "run_common.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 
@@ -64,7 +65,7 @@ void log_validation(std::int64_t step, const Validation& v, double greedy) {
   for (int t = 0; t < kTypes; ++t) {
     const auto type = static_cast<data::DecisionType>(t);
     if (a.total(type) > 0)
-      types += fmt::format(" {} {:.4f} ({})", kTypeNames[static_cast<std::size_t>(t)], a.accuracy(type), a.total(type));
+      types += fmt::format(" {} {:.4f} ({})", kTypeNames[ix(t)], a.accuracy(type), a.total(type));
   }
   log::info("pretrain: accuracy by type:{}", types);
   log::info("pretrain: discards: model {:.4f}, majority-class baseline {:.4f} (constant guess {:.4f}){}",
@@ -136,7 +137,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   probe.reset();
 
   data::SampleBatch batch;
-  const auto batch_size = static_cast<std::size_t>(cfg.pretrain.batch);
+  const auto batch_size = ix(cfg.pretrain.batch);
   if (samples_seen > 0) {
     // The stream is a function of the seed: skipping what the run already trained on puts the
     // resumed run on the samples the uninterrupted run would have seen next.
@@ -277,7 +278,7 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   // The architecture comes from the checkpoint's own config.
   model::CheckpointData peek = model::load_checkpoint(file, nullptr, nullptr, {.restore_rng = false});
   if (peek.kind != "hydra_net") throw Error(file.string() + ": not a policy checkpoint (kind " + peek.kind + ")");
-  const config::Config cfg = config::parse(json::dump(peek.config), "config stored in " + file.string());
+  const config::Config cfg = model::stored_config(file, peek);
   model::HydraNet net(cfg.model);
   model::load_checkpoint(file, net.get(), nullptr, {.restore_rng = false});
   net->to(device);

@@ -22,6 +22,7 @@
 #include "hydra/pretrain/grp_data.hpp"
 #include "hydra/pretrain/run.hpp"
 #include "run_common.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -44,10 +45,10 @@ GrpTensors pad(const std::vector<GrpGame>& games, const std::vector<std::size_t>
   auto m = out.mask.accessor<bool, 2>();
   auto y = out.target.accessor<std::int64_t, 1>();
   for (std::int64_t b = 0; b < n; ++b) {
-    const GrpGame& g = games[pick[static_cast<std::size_t>(b)]];
+    const GrpGame& g = games[pick[ix(b)]];
     for (std::size_t k = 0; k < g.kyoku.size(); ++k) {
       const auto feat = model::grp_features(g.kyoku[k]);
-      for (int j = 0; j < model::kGrpFeatures; ++j) f[b][static_cast<std::int64_t>(k)][j] = feat[static_cast<std::size_t>(j)];
+      for (int j = 0; j < model::kGrpFeatures; ++j) f[b][static_cast<std::int64_t>(k)][j] = feat[ix(j)];
       m[b][static_cast<std::int64_t>(k)] = true;
     }
     y[b] = g.permutation;
@@ -99,7 +100,7 @@ GrpEval evaluate(model::GrpNetImpl& net, const std::vector<GrpGame>& games, cons
   e.ce_last = nll.gather(1, lengths.view({-1, 1})).mean().item<double>();
   double prior_sum = 0;
   for (const GrpGame& g : games)
-    prior_sum += -std::log(prior[static_cast<std::size_t>(g.permutation)]) * static_cast<double>(g.kyoku.size());
+    prior_sum += -std::log(prior[ix(g.permutation)]) * static_cast<double>(g.kyoku.size());
   e.prior_ce = prior_sum / static_cast<double>(e.prefixes);
   return e;
 }
@@ -159,7 +160,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
 
   // The prior: permutation frequencies of the training games, add-one smoothed.
   std::vector<double> prior(model::kRankPerms, 1.0);
-  for (const GrpGame& g : corpus.train) prior[static_cast<std::size_t>(g.permutation)] += 1.0;
+  for (const GrpGame& g : corpus.train) prior[ix(g.permutation)] += 1.0;
   const double prior_total = std::accumulate(prior.begin(), prior.end(), 0.0);
   for (double& p : prior) p /= prior_total;
 
@@ -199,7 +200,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   // Minibatches of whole games; the order of pass p is a shuffle from the data-order stream of
   // p, so the batch of any step follows from the step alone (resume included).
   const std::size_t n_train = corpus.train.size();
-  const auto batch = std::min<std::size_t>(static_cast<std::size_t>(cfg.pretrain.batch), n_train);
+  const auto batch = std::min<std::size_t>(ix(cfg.pretrain.batch), n_train);
   std::vector<std::size_t> order;
   std::int64_t order_pass = -1;
   const auto pick = [&](std::int64_t at_step) {

@@ -1,6 +1,7 @@
 // Self-play statistics (actor_stats.hpp).
 
 #include "hydra/selfplay/actor_stats.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 
@@ -106,7 +107,7 @@ nlohmann::ordered_json ActorStats::to_json() const {
   j["decisions_per_second"] = wall_seconds > 0 ? static_cast<double>(decisions) / wall_seconds : 0.0;
   j["all"] = kind_json(total());
   for (int k = 0; k < kOpponentKinds; ++k)
-    j[opponent_kind_name(static_cast<OpponentKind>(k))] = kind_json(kinds[static_cast<std::size_t>(k)]);
+    j[opponent_kind_name(static_cast<OpponentKind>(k))] = kind_json(kinds[ix(k)]);
   return j;
 }
 

@@ -32,6 +32,7 @@
 #include "hydra/selfplay/engine.hpp"
 #include "hydra/selfplay/external_agent.hpp"
 #include "hydra/selfplay/game_stats.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -42,7 +43,7 @@ constexpr std::size_t kObs = encoder::kObsSize;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-std::size_t at(game::Seat s) { return static_cast<std::size_t>(s.index()); }
+std::size_t at(game::Seat s) { return ix(s.index()); }
 
 // A tile-type mask under a suit permutation (honours fixed).
 std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
@@ -115,12 +116,12 @@ class ActorGame final : public EngineGame {
     if (perm[s].identity()) enc[s].encode_into(view, row.obs);
     else perm[s].apply(enc[s].encode(view).v.data(), row.obs);
     // binary16 rounding before the forward pass: the learner sees exactly these values.
-    round_to_half(row.obs, stored >= 0 ? traj[s].obs.data() + static_cast<std::size_t>(stored) * kObs : nullptr, kObs);
+    round_to_half(row.obs, stored >= 0 ? traj[s].obs.data() + ix(stored) * kObs : nullptr, kObs);
     const auto ctx = encoder::score_context(view);
     std::copy(ctx.begin(), ctx.end(), row.context);
     *row.legal = perm[s](d.mask).bits();
     if (stored >= 0) {
-      const auto i = static_cast<std::size_t>(stored);
+      const auto i = ix(stored);
       Rollout& r = traj[s];
       r.legal[i] = *row.legal;
       std::copy(ctx.begin(), ctx.end(), r.context.data() + i * kContext);
@@ -147,7 +148,7 @@ class ActorGame final : public EngineGame {
     const std::uint64_t legal = perm[s](d.mask).bits();
     const int chosen = sample_action(res.probs, legal, inv_t, rng[s].uniform01());
     if (stored >= 0) {
-      const auto i = static_cast<std::size_t>(stored);
+      const auto i = ix(stored);
       Rollout& r = traj[s];
       r.action[i] = static_cast<std::int16_t>(chosen);
       // The behaviour policy's log-probability: at T != 1 the tempered one the action was drawn
@@ -444,7 +445,7 @@ void Actors::Impl::settle(ActorGame& g) {
 
   const GameStats seat_games = g.tally.finish(fin, rules.uma_eval);
   Rollout out;
-  KindStats& ks = stats.kinds[static_cast<std::size_t>(g.kind)];
+  KindStats& ks = stats.kinds[ix(g.kind)];
   ++ks.games;
   for (std::size_t s = 0; s < kSeats; ++s) {
     if (!g.seats[s].learner) continue;

@@ -15,6 +15,7 @@
 #include "hydra/encoder/context.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/action.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -139,6 +140,7 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
       game.table().act(w.decision.seat, a);
     }
     advance(game);
+    if (game.over()) game.ended();
     game.play_seconds += since(t0);
   });
   // Finishing and starting games is serial and in slot order, so the driver sees the same order
@@ -167,6 +169,7 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
       EngineGame& game = *slots[fresh[k]];
       const auto t0 = Clock::now();
       advance(game);
+      if (game.over()) game.ended();
       game.play_seconds += since(t0);
     });
     std::vector<std::size_t> again;
@@ -225,7 +228,7 @@ void Engine::Impl::evaluate(Group& g) {
     const auto n = static_cast<int>(b.rows);
     const int chunk = opt.max_batch > 0 ? opt.max_batch : n;
     for (int off = 0; off < n; off += chunk) {
-      const auto i = static_cast<std::size_t>(off);
+      const auto i = ix(off);
       b.policy->evaluate(PolicyBatch{b.obs.data() + i * kObs, b.context.data() + i * kContext, b.legal.data() + i,
                                      std::min(chunk, n - off)},
                          PolicyOutput{b.probs.data() + i * kActions, b.value.data() + i});

@@ -14,6 +14,7 @@
 #include "hydra/common/text.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 
@@ -268,7 +269,7 @@ void ExternalAgent::start_game(game::Seat seat, const game::GameKey& key) {
 std::string ExternalAgent::shown(const Event& e) const {
   static const data::GameLog names = [] {
     data::GameLog g;
-    for (int s = 0; s < game::kNumSeats; ++s) g.names[static_cast<std::size_t>(s)] = std::to_string(s);
+    for (int s = 0; s < game::kNumSeats; ++s) g.names[ix(s)] = std::to_string(s);
     return g;
   }();
   nlohmann::ordered_json j = data::to_mjai_json(e, names);
@@ -278,7 +279,7 @@ std::string ExternalAgent::shown(const Event& e) const {
   }
   if (e.type == EventType::start_kyoku)
     for (int s = 0; s < game::kNumSeats; ++s)
-      if (s != seat_.index()) j["tehais"][static_cast<std::size_t>(s)] = std::vector<std::string>(13, "?");
+      if (s != seat_.index()) j["tehais"][ix(s)] = std::vector<std::string>(13, "?");
   if (e.type == EventType::tsumo && e.actor != seat_) j["pai"] = "?";
   return json::dump(j);
 }

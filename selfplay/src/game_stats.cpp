@@ -1,6 +1,7 @@
 #include "hydra/selfplay/game_stats.hpp"
 
 #include "hydra/game/kyoku.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 
@@ -14,22 +15,22 @@ void GameTally::add(const game::Event& e) {
     case EventType::chi:
     case EventType::pon:
     case EventType::daiminkan: {
-      const auto a = static_cast<std::size_t>(e.actor.index());
+      const auto a = ix(e.actor.index());
       if (!called_[a]) ++counts_[a].call_kyoku;
       called_[a] = true;
       break;
     }
-    case EventType::reach: ++counts_[static_cast<std::size_t>(e.actor.index())].riichi; break;
+    case EventType::reach: ++counts_[ix(e.actor.index())].riichi; break;
     case EventType::hora: {
-      SeatGame& w = counts_[static_cast<std::size_t>(e.actor.index())];
+      SeatGame& w = counts_[ix(e.actor.index())];
       ++w.wins;
-      w.win_points += e.deltas[static_cast<std::size_t>(e.actor.index())];
+      w.win_points += e.deltas[ix(e.actor.index())];
       if (e.target == e.actor) {
         ++w.tsumo_wins;
       } else {
-        SeatGame& d = counts_[static_cast<std::size_t>(e.target.index())];
+        SeatGame& d = counts_[ix(e.target.index())];
         ++d.deal_ins;
-        d.deal_in_points -= e.deltas[static_cast<std::size_t>(e.target.index())];
+        d.deal_in_points -= e.deltas[ix(e.target.index())];
       }
       break;
     }

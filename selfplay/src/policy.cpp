@@ -12,6 +12,7 @@
 #include "hydra/game/rng.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/selfplay/rollout.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 
@@ -22,7 +23,7 @@ int sample_action(const float* probs, std::uint64_t legal, double inv_t, double 
   for (int a = 0; a < kActions; ++a) {
     if (!((legal >> a) & 1U) || !(probs[a] > 0.0f)) continue;
     const double p = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
-    wts[static_cast<std::size_t>(a)] = p;
+    wts[ix(a)] = p;
     total += p;
     last = a;
   }
@@ -30,8 +31,8 @@ int sample_action(const float* probs, std::uint64_t legal, double inv_t, double 
   const double target = u * total;
   double acc = 0;
   for (int a = 0; a < kActions; ++a) {
-    if (wts[static_cast<std::size_t>(a)] <= 0) continue;
-    acc += wts[static_cast<std::size_t>(a)];
+    if (wts[ix(a)] <= 0) continue;
+    acc += wts[ix(a)];
     if (target < acc) return a;
   }
   return last;  // rounding left u * total at the very end
@@ -86,16 +87,16 @@ void LinearTestPolicy::evaluate(const PolicyBatch& in, PolicyOutput out) {
     for (int c = 0; c < kFeatures; ++c) {
       float s = 0;
       for (int t = 0; t < encoder::kTiles; ++t) s += o[c * encoder::kTiles + t];
-      f[static_cast<std::size_t>(c)] = s;
+      f[ix(c)] = s;
     }
     const float* ctx = in.context + static_cast<std::ptrdiff_t>(i) * kContext;
     float v = ctx[0];
-    for (int c = 0; c < kFeatures; ++c) v += v_[static_cast<std::size_t>(c)] * f[static_cast<std::size_t>(c)];
+    for (int c = 0; c < kFeatures; ++c) v += v_[ix(c)] * f[ix(c)];
     for (int a = 0; a < kActions; ++a) {
-      float z = b_[static_cast<std::size_t>(a)];
+      float z = b_[ix(a)];
       const float* w = w_.data() + static_cast<std::ptrdiff_t>(a) * kFeatures;
-      for (int c = 0; c < kFeatures; ++c) z += w[c] * f[static_cast<std::size_t>(c)] * 0.05f;
-      logits[static_cast<std::size_t>(a)] = z;
+      for (int c = 0; c < kFeatures; ++c) z += w[c] * f[ix(c)] * 0.05f;
+      logits[ix(a)] = z;
     }
     masked_softmax(logits.data(), in.legal[i], out.probs + static_cast<std::ptrdiff_t>(i) * kActions);
     out.value[i] = std::tanh(v);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 extern char** environ;
 
@@ -101,7 +102,7 @@ BotProcess::Status BotProcess::write_line(std::string_view line, Clock::time_poi
     if (in_ < 0) return Status::closed;
     const ssize_t n = ::send(in_, data.data() + done, data.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
-      done += static_cast<std::size_t>(n);
+      done += ix(n);
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -126,7 +127,7 @@ BotProcess::Status BotProcess::read_line(std::string& line, Clock::time_point de
     char chunk[4096];
     const ssize_t n = ::read(out_, chunk, sizeof chunk);
     if (n > 0) {
-      buffer_.append(chunk, static_cast<std::size_t>(n));
+      buffer_.append(chunk, ix(n));
       continue;
     }
     if (n == 0) return Status::closed;

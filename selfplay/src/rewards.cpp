@@ -3,6 +3,7 @@
 #include "hydra/selfplay/rewards.hpp"
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 
@@ -43,8 +44,8 @@ std::int64_t assign_episode_rewards(Rollout& r, const std::vector<int>& kk,
       ++unearned;
       continue;
     }
-    r.done[static_cast<std::size_t>(end)] = 1;
-    r.reward[static_cast<std::size_t>(end)] = static_cast<float>(rewards[k][seat]);
+    r.done[ix(end)] = 1;
+    r.reward[ix(end)] = static_cast<float>(rewards[k][seat]);
   }
   HYDRA_CHECK(i == n, "selfplay: a stored decision outside the game's kyoku");
   return unearned;

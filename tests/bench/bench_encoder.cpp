@@ -22,6 +22,7 @@
 #include "hydra/encoder/decision_points.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -47,7 +48,7 @@ using Kind = DecisionKind;
 // 32 observers (clean planes) at decision points right after the chosen kind of event.
 const std::vector<DecisionPoint>& decision_points_of(Kind kind) {
   static std::array<std::unique_ptr<std::vector<DecisionPoint>>, 3> cache;
-  auto& slot = cache[static_cast<std::size_t>(kind)];
+  auto& slot = cache[ix(kind)];
   if (!slot) slot = std::make_unique<std::vector<DecisionPoint>>(decision_points(rules(), kind, 4, 32));
   return *slot;
 }

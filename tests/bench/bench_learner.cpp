@@ -22,6 +22,9 @@
 
 #include "hydra/model/losses.hpp"
 #include "hydra/ppo/learner.hpp"
+#include "hydra/common/index.hpp"
+
+using hydra::ix;
 
 namespace {
 
@@ -41,7 +44,7 @@ hydra::selfplay::Rollout synthetic_rollout(hydra::ppo::Learner& learner, int n) 
   const auto half = torch::bernoulli(torch::full({n, 85, 34}, 0.2), gen).to(torch::kHalf).contiguous();
   const auto ctx = torch::rand({n, 16}, gen);
   hydra::selfplay::Rollout r;
-  const auto un = static_cast<std::size_t>(n);
+  const auto un = ix(n);
   r.obs.resize(un * 85 * 34);
   std::memcpy(r.obs.data(), half.data_ptr(), r.obs.size() * sizeof(std::uint16_t));
   r.context.assign(ctx.data_ptr<float>(), ctx.data_ptr<float>() + n * 16);
@@ -98,7 +101,7 @@ Options parse(int& argc, char** argv) {
     else rest.push_back(argv[i]);
   }
   argc = static_cast<int>(rest.size());
-  for (int i = 0; i < argc; ++i) argv[i] = rest[static_cast<std::size_t>(i)];
+  for (int i = 0; i < argc; ++i) argv[i] = rest[ix(i)];
   return opt;
 }
 

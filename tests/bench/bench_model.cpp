@@ -22,6 +22,9 @@
 #include "hydra/model/losses.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/precision.hpp"
+#include "hydra/common/index.hpp"
+
+using hydra::ix;
 
 namespace {
 
@@ -84,7 +87,7 @@ Options parse(int& argc, char** argv) {
     else rest.push_back(argv[i]);
   }
   argc = static_cast<int>(rest.size());
-  for (int i = 0; i < argc; ++i) argv[i] = rest[static_cast<std::size_t>(i)];
+  for (int i = 0; i < argc; ++i) argv[i] = rest[ix(i)];
   if (opt.batch_default == 0) opt.batch_default = opt.device == "cuda" ? 2048 : 32;
   return opt;
 }

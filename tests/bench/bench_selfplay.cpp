@@ -26,6 +26,7 @@
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/common/index.hpp"
 
 namespace {
 
@@ -68,7 +69,7 @@ void run(benchmark::State& state, const std::shared_ptr<selfplay::BatchPolicy>& 
   std::unique_ptr<oneapi::tbb::global_control> limit;
   if (g_opt.threads > 0)
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
-                                                          static_cast<std::size_t>(g_opt.threads));
+                                                          ix(g_opt.threads));
   selfplay::Actors actors(quickstart(), game::MasterSeed{1}, learner, nullptr);
   actors.set_pool({pool});
   for (auto _ : state) {

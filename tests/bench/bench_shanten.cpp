@@ -15,6 +15,9 @@
 
 #include "hydra/game/shanten.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
+
+using hydra::ix;
 
 namespace {
 
@@ -40,7 +43,7 @@ std::vector<TileCounts> load_normal_set() {
     for (int i = 0; i < 14; ++i) {
       int t = 0;
       f >> t;
-      ++c[static_cast<std::size_t>(t)];
+      ++c[ix(t)];
     }
     hands.push_back(c);
   }

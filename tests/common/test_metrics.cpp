@@ -12,6 +12,9 @@
 #include <gtest/gtest.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
+
+using hydra::ix;
 
 namespace fs = std::filesystem;
 using hydra::metrics::MetricsWriter;
@@ -114,7 +117,7 @@ TEST_F(MetricsTest, ResumeDropsLaterStepsAndATornLine) {
   }
   const auto records = read_jsonl(dir / "metrics.jsonl");
   ASSERT_EQ(records.size(), 4u);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(records[static_cast<std::size_t>(i)]["step"], i + 1);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(records[ix(i)]["step"], i + 1);
   EXPECT_EQ(records[3]["step"], 4);
   EXPECT_DOUBLE_EQ(records[3]["x"].get<double>(), 41.0);
   EXPECT_FALSE(fs::exists(dir / "metrics.jsonl.tmp"));

@@ -24,6 +24,7 @@
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -178,9 +179,9 @@ TEST(Tenhou2009, AnAllLastDealerTenpaiAndTopPlaysOn) {
     const int oya = k.start->oya.index();
     EXPECT_EQ(k.result->type, EventType::ryukyoku);
     EXPECT_EQ(k.result->reason, game::RyukyokuReason::fanpai);
-    EXPECT_TRUE(k.result->tenpais[static_cast<std::size_t>(oya)]);
+    EXPECT_TRUE(k.result->tenpais[ix(oya)]);
     EXPECT_EQ(top_seat(k.result->scores), oya);
-    EXPECT_GE(k.result->scores[static_cast<std::size_t>(oya)], 30000);
+    EXPECT_GE(k.result->scores[ix(oya)], 30000);
     ASSERT_EQ(k.next->type, EventType::start_kyoku);
     EXPECT_EQ(k.next->oya.index(), oya);
     EXPECT_EQ(k.next->honba, k.start->honba + 1);
@@ -307,9 +308,9 @@ TEST(Tenhou2022, TenpaiYameEndsTheGame) {
     ASSERT_TRUE(k.start && k.result && k.next);
     const int oya = k.start->oya.index();
     EXPECT_EQ(k.result->type, EventType::ryukyoku);
-    EXPECT_TRUE(k.result->tenpais[static_cast<std::size_t>(oya)]);
+    EXPECT_TRUE(k.result->tenpais[ix(oya)]);
     EXPECT_EQ(top_seat(k.result->scores), oya);
-    EXPECT_GE(k.result->scores[static_cast<std::size_t>(oya)], 30000);
+    EXPECT_GE(k.result->scores[ix(oya)], 30000);
     ASSERT_EQ(k.next->type, EventType::end_game);  // Tenhou's owari right after the draw
     EXPECT_EQ(top_seat(k.next->scores), oya);
 

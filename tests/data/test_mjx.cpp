@@ -23,6 +23,7 @@
 #include "hydra/game/agent.hpp"
 #include "hydra/game/table.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -132,7 +133,7 @@ class Player {
         break;
       }
       case EventType::tsumo: {
-        const auto s = static_cast<std::size_t>(e.actor.index());
+        const auto s = ix(e.actor.index());
         expect({T::draw}, e.actor.index(), "a draw");
         const auto& d = kyoku().draws[s];
         // The privileged planes' next draw (absent calls: none came since it was predicted) is
@@ -307,11 +308,11 @@ TEST(Mjx, TableOnGivenWallsDealsThemAndStopsWhenTheyRunOut) {
   game::Table t(game::table_rules("tenhou"), std::vector<game::Wall::Tiles>{wall});
   EXPECT_EQ(t.wall().tiles(), wall);
   std::array<game::RandomAgent, game::kNumSeats> agents;
-  for (int s = 0; s < game::kNumSeats; ++s) agents[static_cast<std::size_t>(s)].start_game(Seat(s), key);
+  for (int s = 0; s < game::kNumSeats; ++s) agents[ix(s)].start_game(Seat(s), key);
   try {
     for (int steps = 0; steps < 100000 && !t.done(); ++steps) {
       const auto pending = t.pending();
-      for (const game::Decision& d : pending) t.act(d.seat, agents[static_cast<std::size_t>(d.seat.index())].act(t.view(d.seat), d));
+      for (const game::Decision& d : pending) t.act(d.seat, agents[ix(d.seat.index())].act(t.view(d.seat), d));
     }
     FAIL() << "a hanchan played on one wall";
   } catch (const Error& e) {
@@ -321,7 +322,7 @@ TEST(Mjx, TableOnGivenWallsDealsThemAndStopsWhenTheyRunOut) {
 
 TEST(Mjx, WallLayoutMovesTheDeadWall) {
   std::vector<int> w(136);
-  for (int i = 0; i < 136; ++i) w[static_cast<std::size_t>(i)] = i;
+  for (int i = 0; i < 136; ++i) w[ix(i)] = i;
   const game::Wall::Tiles t = wall_from_mjx(w);
   EXPECT_EQ(t[0].id(), 0);
   EXPECT_EQ(t[121].id(), 121);

@@ -24,6 +24,7 @@
 #include "hydra/game/rules.hpp"
 #include "hydra/game/table.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::data {
 namespace {
@@ -111,11 +112,11 @@ TEST(TenhouWall, ValidationGameGivesThePublishedYamaHandsAndDraws) {
   const int oya = v->kyoku.at("oya").get<int>();
   const auto hai = v->kyoku.at("hai").get<std::vector<std::vector<int>>>();
   for (int seat = 0; seat < 4; ++seat)  // as logged, in dealing order
-    EXPECT_EQ(ids(w.haipai((seat - oya + 4) % 4)), hai.at(static_cast<std::size_t>(seat))) << "seat " << seat;
+    EXPECT_EQ(ids(w.haipai((seat - oya + 4) % 4)), hai.at(ix(seat))) << "seat " << seat;
 
   const auto draws = v->kyoku.at("first_draws").get<std::vector<std::string>>();  // "T33", "U86", ...
   for (std::size_t k = 0; k < draws.size(); ++k) {
-    EXPECT_EQ(draws[k][0], "TUVW"[(static_cast<std::size_t>(oya) + k) % 4]);
+    EXPECT_EQ(draws[k][0], "TUVW"[(ix(oya) + k) % 4]);
     EXPECT_EQ(w.live_draw(static_cast<int>(k)).id(), std::stoi(draws[k].substr(1))) << draws[k];
   }
 }
@@ -137,8 +138,8 @@ TEST(TenhouWall, GameWallLayoutHoldsTheSameTiles) {
     }
     EXPECT_EQ(g.live_left(), 70 - 30 - 4);
     for (int i = 0; i < 5; ++i) {
-      EXPECT_EQ(g.dora_indicators()[static_cast<std::size_t>(i)].id(), w.dora_indicator(i).id());
-      EXPECT_EQ(g.ura_indicators()[static_cast<std::size_t>(i)].id(), w.ura_indicator(i).id());
+      EXPECT_EQ(g.dora_indicators()[ix(i)].id(), w.dora_indicator(i).id());
+      EXPECT_EQ(g.ura_indicators()[ix(i)].id(), w.ura_indicator(i).id());
     }
     // The layout as Tenhou's README states it, index by index.
     EXPECT_EQ(w.rinshan(0).id(), w.yama[1].id());

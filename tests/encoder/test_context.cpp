@@ -9,6 +9,7 @@
 #include "hydra/game/agent.hpp"
 #include "hydra/game/table.hpp"
 #include "hydra/game/rules.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -38,12 +39,12 @@ TEST(ScoreContext, FromViewRotatesToTheSeat) {
   for (std::uint64_t g = 0; g < 3; ++g) {
     game::Table table(rules, game::game_key(game::MasterSeed{7}, g), /*record=*/false);
     std::array<game::RandomAgent, 4> agents;
-    for (int s = 0; s < 4; ++s) agents[static_cast<std::size_t>(s)].start_game(game::Seat(s), game::game_key(game::MasterSeed{7}, g));
+    for (int s = 0; s < 4; ++s) agents[ix(s)].start_game(game::Seat(s), game::game_key(game::MasterSeed{7}, g));
     while (!table.done()) {
       for (int s = 0; s < 4; ++s) {
         const game::PlayerView& v = table.view(game::Seat(s));
         const auto& abs = v.scores();
-        const std::array<int, 4> rel{abs[static_cast<std::size_t>(s)], abs[static_cast<std::size_t>((s + 1) % 4)],
+        const std::array<int, 4> rel{abs[ix(s)], abs[static_cast<std::size_t>((s + 1) % 4)],
                                      abs[static_cast<std::size_t>((s + 2) % 4)], abs[static_cast<std::size_t>((s + 3) % 4)]};
         const int round = (v.bakaze().index() - 27) * 4 + v.kyoku() - 1;
         EXPECT_EQ(round_index(v), round);
@@ -53,7 +54,7 @@ TEST(ScoreContext, FromViewRotatesToTheSeat) {
       }
       const auto pending = table.pending();
       for (const auto& d : pending)
-        table.act(d.seat, agents[static_cast<std::size_t>(d.seat.index())].act(table.view(d.seat), d));
+        table.act(d.seat, agents[ix(d.seat.index())].act(table.view(d.seat), d));
     }
   }
   EXPECT_GT(checked, 100);

@@ -13,6 +13,7 @@
 #include "hydra/game/rng.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/game/shanten.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -22,7 +23,7 @@ using game::TileCounts;
 // `total` tiles from `kinds` random types (at most 4 copies each), or false if they do not fit.
 bool random_hand(game::Xoshiro256ss& rng, int total, TileCounts& c) {
   std::array<int, 34> order{};
-  for (int t = 0; t < 34; ++t) order[static_cast<std::size_t>(t)] = t;
+  for (int t = 0; t < 34; ++t) order[ix(t)] = t;
   for (std::uint32_t i = 0; i < 33; ++i) std::swap(order[i], order[i + rng.below(34 - i)]);
   const std::uint32_t kinds = 1 + rng.below(34);
   if (4 * static_cast<int>(kinds) < total) return false;

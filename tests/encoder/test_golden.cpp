@@ -16,6 +16,7 @@
 #include "hydra/data/mjai.hpp"
 #include "hydra/encoder/encoder.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -35,9 +36,9 @@ class Golden : public ::testing::Test {
     if (it == logs_.end()) it = logs_.emplace(file, data::read_mjai(*root / "mjai" / file).events).first;
     const auto& events = it->second;
     EXPECT_LT(index, static_cast<int>(events.size()));
-    EXPECT_EQ(game::to_string(events[static_cast<std::size_t>(index)].type), type) << file << " event " << index;
+    EXPECT_EQ(game::to_string(events[ix(index)].type), type) << file << " event " << index;
     Observer o(Seat(seat), game::table_rules("tenhou"));
-    for (int i = 0; i <= index; ++i) o.apply(events[static_cast<std::size_t>(i)]);
+    for (int i = 0; i <= index; ++i) o.apply(events[ix(i)]);
     return o.encode();
   }
 
@@ -52,14 +53,14 @@ class Golden : public ::testing::Test {
 // Plane `c` is exactly `values` at the listed tiles and 0 elsewhere.
 void expect_plane(const Obs& o, int c, const std::vector<std::pair<int, float>>& values) {
   std::array<float, kTiles> want{};
-  for (auto [t, v] : values) want[static_cast<std::size_t>(t)] = v;
-  for (int t = 0; t < kTiles; ++t) EXPECT_NEAR(o.at(c, t), want[static_cast<std::size_t>(t)], 1e-6) << "channel " << c << " tile " << t;
+  for (auto [t, v] : values) want[ix(t)] = v;
+  for (int t = 0; t < kTiles; ++t) EXPECT_NEAR(o.at(c, t), want[ix(t)], 1e-6) << "channel " << c << " tile " << t;
 }
 // Plane `c` is 1 at the listed tiles and 0 elsewhere.
 void expect_ones(const Obs& o, int c, const std::vector<int>& tiles) {
   std::array<float, kTiles> want{};
-  for (int t : tiles) want[static_cast<std::size_t>(t)] = 1.0F;
-  for (int t = 0; t < kTiles; ++t) EXPECT_EQ(o.at(c, t), want[static_cast<std::size_t>(t)]) << "channel " << c << " tile " << t;
+  for (int t : tiles) want[ix(t)] = 1.0F;
+  for (int t = 0; t < kTiles; ++t) EXPECT_EQ(o.at(c, t), want[ix(t)]) << "channel " << c << " tile " << t;
 }
 void expect_whole(const Obs& o, int c, double value) {
   for (int t = 0; t < kTiles; ++t) EXPECT_NEAR(o.at(c, t), value, 1e-6) << "channel " << c << " tile " << t;

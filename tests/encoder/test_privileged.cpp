@@ -16,6 +16,7 @@
 #include "hydra/encoder/privileged.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/table.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 namespace {
@@ -42,7 +43,7 @@ TEST(PrivilegedPlanes, MatchTheTableAndTheDrawsThatFollow) {
   for (std::uint64_t g = 0; g < 6; ++g) {
     std::array<game::RandomAgent, 4> agents;
     const game::GameKey key = game::game_key(game::MasterSeed{77}, g);
-    for (int s = 0; s < 4; ++s) agents[static_cast<std::size_t>(s)].start_game(Seat(s), key);
+    for (int s = 0; s < 4; ++s) agents[ix(s)].start_game(Seat(s), key);
     game::Table table(rules, key, true);
     std::vector<Prediction> open;  // predictions waiting for the next live tsumo
     std::size_t checked_events = 0;
@@ -84,7 +85,7 @@ TEST(PrivilegedPlanes, MatchTheTableAndTheDrawsThatFollow) {
             const int at = perm(game::TileType(t)).index();
             int n = 0;
             for (int k = 0; k < 4; ++k) n += p[static_cast<std::size_t>((priv::kHands + 4 * (o - 1) + k) * kTiles + at)] > 0;
-            ASSERT_EQ(n, closed[static_cast<std::size_t>(t)]) << "opponent " << o << " tile " << t;
+            ASSERT_EQ(n, closed[ix(t)]) << "opponent " << o << " tile " << t;
           }
         }
         // Every tile left in the walls is counted once.
@@ -126,7 +127,7 @@ TEST(PrivilegedPlanes, MatchTheTableAndTheDrawsThatFollow) {
           EXPECT_EQ(perm(next.type()).index(), t0);
           open.push_back(Prediction{d.seat.next(r), t0, perm, table.events().size()});
         }
-        table.act(d.seat, agents[static_cast<std::size_t>(d.seat.index())].act(table.view(d.seat), d));
+        table.act(d.seat, agents[ix(d.seat.index())].act(table.view(d.seat), d));
       }
     }
     settle();

@@ -8,6 +8,7 @@
 
 #include "hydra/game/agari.hpp"
 #include "hydra/game/shanten.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -20,7 +21,7 @@ int count_decompositions(const TileCounts& c) {
     TileCounts back{};
     back[d.pair] += 2;
     for (int i = 0; i < d.num_sets; ++i) {
-      const ClosedSet s = d.sets[static_cast<std::size_t>(i)];
+      const ClosedSet s = d.sets[ix(i)];
       for (int k = 0; k < 3; ++k) back[static_cast<std::size_t>(s.tile + (s.kind == SetKind::run ? k : 0))] += 1;
     }
     EXPECT_EQ(back, c);
@@ -90,7 +91,7 @@ TileCounts random_hand(std::mt19937& rng, int tiles) {
     const int swaps = static_cast<int>(rng() % 3);
     for (int k = 0; k < swaps; ++k) bag[rng() % bag.size()] = static_cast<int>(rng() % 34);
     bool ok = true;
-    for (int t : bag) ok = ok && ++c[static_cast<std::size_t>(t)] <= 4;
+    for (int t : bag) ok = ok && ++c[ix(t)] <= 4;
     if (ok) return c;
   }
 }
@@ -114,7 +115,7 @@ TEST(Agari, WaitsAreTheDrawsThatComplete) {
     TileCounts c = random_hand(rng, 13);
     const TileMask w = winning_tiles(c);
     for (int t = 0; t < kNumTileTypes; ++t) {
-      auto& v = c[static_cast<std::size_t>(t)];
+      auto& v = c[ix(t)];
       if (v == 4) {
         ASSERT_FALSE(w.contains(TileType(t)));
         continue;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hydra/game/view.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -51,7 +52,7 @@ class Ippatsu : public ::testing::Test {
     k.scores = {25000, 25000, 25000, 25000};
     for (const char* p : {"1m", "2m", "3m", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "5s", "5s"}) k.tehais[0].push_back(tile(p));
     for (int s = 1; s < kNumSeats; ++s)
-      for (int i = 0; i < 13; ++i) k.tehais[static_cast<std::size_t>(s)].push_back(Pai::unknown());
+      for (int i = 0; i < 13; ++i) k.tehais[ix(s)].push_back(Pai::unknown());
     apply(k);
     // First go-around: seat 1 calls pon on seat 2's 4p.
     apply(tsumo(0, "N"));

@@ -9,6 +9,7 @@
 #include "hydra/common/parallel.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -30,7 +31,7 @@ TEST(RandomGamesThreaded, ParallelForMatchesSerial) {
   const auto expected = serial();
   std::vector<std::vector<Event>> got(kGames);
   hydra::parallel_for(0, kGames, [&](std::size_t g) { got[g] = play(g); });
-  for (int g = 0; g < kGames; ++g) EXPECT_TRUE(got[static_cast<std::size_t>(g)] == expected[static_cast<std::size_t>(g)]) << "game " << g;
+  for (int g = 0; g < kGames; ++g) EXPECT_TRUE(got[ix(g)] == expected[ix(g)]) << "game " << g;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "hydra/game/hand.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/game/score.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game::testing {
 
@@ -75,7 +76,7 @@ class WinOf {
 inline std::vector<std::pair<std::string, int>> yaku_of(const WinResult& r) {
   std::vector<std::pair<std::string, int>> out;
   for (int i = 0; i < r.num_yaku; ++i) {
-    const YakuHan& y = r.yaku[static_cast<std::size_t>(i)];
+    const YakuHan& y = r.yaku[ix(i)];
     out.emplace_back(std::string(yaku_info(y.yaku).name), y.han);
   }
   return out;

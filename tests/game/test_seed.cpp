@@ -9,6 +9,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/game/rng.hpp"
 #include "hydra/game/seed.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -147,10 +148,10 @@ TEST(Shuffle, AllPermutationsOfFourEquallyLikely) {
     int code = 0;
     for (int k = 0; k < 4; ++k) {
       int smaller = 0;
-      for (int j = k + 1; j < 4; ++j) smaller += a[static_cast<std::size_t>(j)] < a[static_cast<std::size_t>(k)];
+      for (int j = k + 1; j < 4; ++j) smaller += a[ix(j)] < a[ix(k)];
       code = code * (4 - k) + smaller;
     }
-    ++counts[static_cast<std::size_t>(code)];
+    ++counts[ix(code)];
   }
   // 23 degrees of freedom: the 0.1% tail is at 49.7.
   EXPECT_LT(chi_square(counts, n / 24.0), 49.7);

@@ -8,6 +8,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/game/shanten.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -28,7 +29,7 @@ void check_ara_file(const std::filesystem::path& path) {
       int t = -1;
       fields >> t;
       ASSERT_TRUE(t >= 0 && t < kNumTileTypes) << path << ":" << lines + 1;
-      ++c[static_cast<std::size_t>(t)];
+      ++c[ix(t)];
     }
     int normal = 0, kokushi = 0, chiitoi = 0;
     fields >> normal >> kokushi >> chiitoi;
@@ -147,9 +148,9 @@ TEST(DiscardShanten, HandWorked) {
 // A slow, independent completeness test: a pair plus melds by plain recursion, seven different
 // pairs, or thirteen orphans with a pair.
 bool melds_only(TileCounts& c, int from) {
-  while (from < kNumTileTypes && c[static_cast<std::size_t>(from)] == 0) ++from;
+  while (from < kNumTileTypes && c[ix(from)] == 0) ++from;
   if (from == kNumTileTypes) return true;
-  const auto i = static_cast<std::size_t>(from);
+  const auto i = ix(from);
   if (c[i] >= 3) {
     c[i] -= 3;
     const bool ok = melds_only(c, from);
@@ -185,8 +186,8 @@ bool complete_any(const TileCounts& c, int total) {
   const std::array<int, 13> yaochu = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
   int kinds = 0, sum = 0;
   for (int t : yaochu) {
-    kinds += c[static_cast<std::size_t>(t)] > 0;
-    sum += c[static_cast<std::size_t>(t)];
+    kinds += c[ix(t)] > 0;
+    sum += c[ix(t)];
   }
   return kinds == 13 && sum == 14;
 }
@@ -200,9 +201,9 @@ TileCounts random_hand(std::mt19937& rng, int tiles) {
       for (int k = 0; k < 4; ++k) pool.push_back(t);
   TileCounts c{};
   for (int i = 0; i < tiles; ++i) {
-    const std::size_t j = i + rng() % (pool.size() - static_cast<std::size_t>(i));
-    std::swap(pool[static_cast<std::size_t>(i)], pool[j]);
-    ++c[static_cast<std::size_t>(pool[static_cast<std::size_t>(i)])];
+    const std::size_t j = i + rng() % (pool.size() - ix(i));
+    std::swap(pool[ix(i)], pool[j]);
+    ++c[static_cast<std::size_t>(pool[ix(i)])];
   }
   return c;
 }
@@ -223,8 +224,8 @@ TEST(ShantenInvariants, CompleteAndTenpaiAgreeWithBruteForce) {
     TileMask waits;
     for (int t = 0; t < kNumTileTypes; ++t) {
       auto more = less;
-      if (more[static_cast<std::size_t>(t)] == 4) continue;
-      ++more[static_cast<std::size_t>(t)];
+      if (more[ix(t)] == 4) continue;
+      ++more[ix(t)];
       if (complete_any(more, total)) waits.insert(TileType(t));
     }
     const int s = shanten_best(less);
@@ -246,7 +247,7 @@ TEST(ShantenInvariants, UkeireIsExactlyTheShantenLoweringDraws) {
     const Ukeire u = ukeire(c, c);
     int unseen = 0;
     for (int t = 0; t < kNumTileTypes; ++t) {
-      const auto i = static_cast<std::size_t>(t);
+      const auto i = ix(t);
       TileCounts more = c;
       const bool can = more[i] < 4;
       if (can) ++more[i];
@@ -275,7 +276,7 @@ TEST(ShantenInvariants, DiscardBestEqualsTheHandsOwnShanten) {
     EXPECT_EQ(d.best, std::max(own, 0)) << to_compact(c);
     EXPECT_FALSE(d.efficient().empty());
     for (int t = 0; t < kNumTileTypes; ++t) {
-      const auto i = static_cast<std::size_t>(t);
+      const auto i = ix(t);
       if (c[i] == 0) {
         EXPECT_EQ(d.after[i], kNoShanten);
         continue;

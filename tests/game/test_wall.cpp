@@ -5,6 +5,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/game/wall.hpp"
 #include "wall_golden.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 // A wall whose tile at index i is id i, so every accessor reveals the index it read.
 Wall identity_wall() {
   Wall::Tiles t;
-  for (int i = 0; i < kNumTiles; ++i) t[static_cast<std::size_t>(i)] = Tile(i);
+  for (int i = 0; i < kNumTiles; ++i) t[ix(i)] = Tile(i);
   return Wall(t);
 }
 
@@ -32,7 +33,7 @@ TEST(WallLayout, DealIsFourFourFourThenOneDealerFirst) {
   for (int s = 0; s < 4; ++s)
     for (Tile t : w.haipai(s)) all.push_back(t.id());
   std::sort(all.begin(), all.end());
-  for (int i = 0; i < Wall::kDealTiles; ++i) EXPECT_EQ(all[static_cast<std::size_t>(i)], i);
+  for (int i = 0; i < Wall::kDealTiles; ++i) EXPECT_EQ(all[ix(i)], i);
 }
 
 TEST(WallLayout, LiveDrawsThenHaitei) {
@@ -93,7 +94,7 @@ TEST(WallLayout, KanDoraNeverRunsAheadOfKans) {
 
 TEST(Wall, RejectsNonPermutations) {
   Wall::Tiles t;
-  for (int i = 0; i < kNumTiles; ++i) t[static_cast<std::size_t>(i)] = Tile(i);
+  for (int i = 0; i < kNumTiles; ++i) t[ix(i)] = Tile(i);
   t[7] = Tile(8);
   EXPECT_THROW((Wall(t)), Error);
   t[7] = Tile(200);
@@ -114,8 +115,8 @@ TEST(WallGolden, EveryWallIsAPermutation) {
     std::array<bool, kNumTiles> seen{};
     for (Tile t : g.tiles) {
       ASSERT_LT(t.id(), kNumTiles);
-      EXPECT_FALSE(seen[static_cast<std::size_t>(t.id())]) << "line " << g.line;
-      seen[static_cast<std::size_t>(t.id())] = true;
+      EXPECT_FALSE(seen[ix(t.id())]) << "line " << g.line;
+      seen[ix(t.id())] = true;
     }
   }
 }

@@ -7,6 +7,7 @@
 #include "hydra/common/parallel.hpp"
 #include "hydra/game/wall.hpp"
 #include "wall_golden.hpp"
+#include "hydra/common/index.hpp"
 
 // The same walls on 1 thread and on many. Each wall derives its own keys and owns its generator,
 // so nothing is shared and no schedule can change a wall. Two runners: std::thread workers, and
@@ -34,7 +35,7 @@ std::vector<Wall::Tiles> with_std_threads(const std::vector<GoldenWall>& golden,
 
 std::vector<Wall::Tiles> with_tbb(const std::vector<GoldenWall>& golden, int threads) {
   // Ignored under TSan, where parallel_for uses its own threads.
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, ix(threads));
   std::vector<Wall::Tiles> out(golden.size());
   hydra::parallel_for(0, golden.size(), [&](std::size_t i) { out[i] = wall_of(golden[i]); });
   return out;

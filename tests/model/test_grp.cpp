@@ -6,6 +6,7 @@
 
 #include "hydra/model/grp.hpp"
 #include "hydra/model/network.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::model {
 namespace {
@@ -69,8 +70,8 @@ TEST(Grp, RewardsTelescopeToTheGameResult) {
   double zero_sum = 0;
   for (int seat = 0; seat < 4; ++seat) {
     double total = 0;
-    for (const auto& r : rewards) total += r[static_cast<std::size_t>(seat)];
-    EXPECT_NEAR(total, kPlacementPoints[static_cast<std::size_t>(ranks[static_cast<std::size_t>(seat)])] -
+    for (const auto& r : rewards) total += r[ix(seat)];
+    EXPECT_NEAR(total, kPlacementPoints[static_cast<std::size_t>(ranks[ix(seat)])] -
                            e0[seat].item<double>(), 1e-9)
         << seat;
     zero_sum += total;

@@ -13,6 +13,7 @@
 #include "hydra/model/precision.hpp"
 #include "hydra/model/summary.hpp"
 #include "model_fixtures.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::model {
 namespace {
@@ -100,7 +101,7 @@ TEST(Network, ScoreContextByHand) {
                             0.07f, 0.07f, 0.14f, 0.0f, 0.07f, 0.07f,    // gaps 01 02 03 12 13 23
                             0.0f, 0.07f, 0.07f, 0.07f,                  // to next higher score
                             5.0f / 8.0f, 0.3f};
-  for (int i = 0; i < 16; ++i) EXPECT_NEAR(ctx[static_cast<std::size_t>(i)], expect[i], 1e-6) << i;
+  for (int i = 0; i < 16; ++i) EXPECT_NEAR(ctx[ix(i)], expect[i], 1e-6) << i;
   EXPECT_FLOAT_EQ(score_context({25000, 25000, 25000, 25000}, 10, 0)[14], 1.0f);  // West clips
 }
 

@@ -22,6 +22,9 @@
 #include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/common/index.hpp"
+
+using hydra::ix;
 
 namespace {
 
@@ -56,7 +59,7 @@ Rollout make_rollout(hydra::model::HydraNetImpl& net, int n, int episode, std::u
   const auto ctx = torch::rand({n, 16}, gen);
   const auto extra = torch::rand({n, 46}, gen) < 0.2;
   Rollout r;
-  const auto un = static_cast<std::size_t>(n);
+  const auto un = ix(n);
   r.obs.resize(un * 85 * 34);
   std::memcpy(r.obs.data(), half.data_ptr(), r.obs.size() * sizeof(std::uint16_t));
   r.context.assign(ctx.data_ptr<float>(), ctx.data_ptr<float>() + n * 16);
@@ -109,7 +112,7 @@ TEST(RolloutTensors, MatchTheRolloutFieldByField) {
       EXPECT_EQ(t.legal[row][a].item<bool>(), ((r.legal[i] >> a) & 1U) != 0) << i << " " << a;
     EXPECT_EQ(t.action[row].item<std::int64_t>(), r.action[i]);
     for (int o = 0; o < 3; ++o) {
-      const auto w = r.opp_waits[i * 3 + static_cast<std::size_t>(o)];
+      const auto w = r.opp_waits[i * 3 + ix(o)];
       EXPECT_EQ(t.tenpai[row][o].item<float>(), w != 0 ? 1.0f : 0.0f);
       for (int tile = 0; tile < 34; ++tile)
         EXPECT_EQ(t.danger[row][o][tile].item<float>(), ((w >> tile) & 1U) != 0 ? 1.0f : 0.0f);

@@ -36,6 +36,9 @@
 #include "hydra/ppo/loss.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
+#include "hydra/common/index.hpp"
+
+using hydra::ix;
 
 namespace {
 
@@ -93,7 +96,7 @@ void light(int context, float* obs, std::uint16_t* half) {
 template <class Reward>
 Rollout play(InferenceModel& actor, const std::vector<Situation>& situations, int n, std::mt19937_64& rng,
              const Reward& reward) {
-  const auto un = static_cast<std::size_t>(n);
+  const auto un = ix(n);
   std::vector<float> obs(un * kObs, 0.0f), ctx(un * 16, 0.0f), probs(un * 46), value(un);
   Rollout r;
   r.obs.assign(un * kObs, 0);
@@ -170,8 +173,8 @@ TEST(PpoLearning, ContextualBanditReachesItsOptimalPolicy) {
   EXPECT_GT(last, 0.85) << "mean reward of the last rollout";
   const auto p = policy_of(actor, situations);
   for (int c = 0; c < 4; ++c) {
-    const auto& row = p[static_cast<std::size_t>(c)];
-    EXPECT_GT(row[static_cast<std::size_t>(c)], 0.85f) << "situation " << c;
+    const auto& row = p[ix(c)];
+    EXPECT_GT(row[ix(c)], 0.85f) << "situation " << c;
     EXPECT_EQ(std::max_element(row.begin(), row.end()) - row.begin(), c) << "situation " << c;
   }
 }
@@ -185,7 +188,7 @@ class RiggedSeat final : public hydra::selfplay::KyokuRewardModel {
   std::vector<std::array<double, 4>> rewards(const std::vector<hydra::game::KyokuStart>& kyoku,
                                              const std::array<int, 4>&) override {
     std::vector<std::array<double, 4>> out(kyoku.size(), std::array<double, 4>{});
-    for (auto& r : out) r[static_cast<std::size_t>(seat_)] = 1.0;
+    for (auto& r : out) r[ix(seat_)] = 1.0;
     return out;
   }
 
@@ -310,7 +313,7 @@ TEST(PpoLearning, RewardsAndEpisodeEndsLandOnTheSeatKyokuAndDecisionOfTheLog) {
     // seat, give or take riichi deposits made in the kyoku (1,000 each).
     const std::size_t s = r.seat[i];
     for (std::size_t j = 0; j < 4; ++j)
-      ASSERT_NEAR(ctx[j] * 100000.0, kyoku[static_cast<std::size_t>(k)].scores[(s + j) % 4], 1000.5)
+      ASSERT_NEAR(ctx[j] * 100000.0, kyoku[ix(k)].scores[(s + j) % 4], 1000.5)
           << "decision " << i << " seat " << s;
     // Forced moves never reach the rollout.
     ASSERT_GE(std::popcount(r.legal[i]), 2);
@@ -362,7 +365,7 @@ TEST(PpoLearning, RewardsAndEpisodeEndsLandOnTheSeatKyokuAndDecisionOfTheLog) {
     i = j;
     ++blocks;
   }
-  EXPECT_GT(episodes, 4 * static_cast<std::size_t>(r.games));
+  EXPECT_GT(episodes, 4 * ix(r.games));
   // Every seat is the learner's: a (game, seat) without any stored decision left all its kyoku
   // unearned. The actors' count of dropped rewards is the log's.
   ASSERT_EQ(blocks, 4 * r.games) << "every seat of every game decided at least once";
@@ -532,7 +535,7 @@ TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
   ASSERT_TRUE(learner.has_critic());
 
   std::vector<float> obs(kObs, 0.0f);
-  for (int t = 0; t < 4; ++t) obs[static_cast<std::size_t>(t)] = 1.0f;  // a closed-hand pattern
+  for (int t = 0; t < 4; ++t) obs[ix(t)] = 1.0f;  // a closed-hand pattern
   const std::uint64_t legal = 0b11;
   // The policy's probabilities and v_a = grad log pi(a) for a = 0, 1.
   auto& net = learner.net();
@@ -544,7 +547,7 @@ TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
   for (int a = 0; a < 2; ++a) {
     const auto logp = hydra::model::masked_log_softmax(net.forward(x, ctx).policy, legal_t)[0][a];
     if (a == 0) p0 = std::exp(logp.item<double>());
-    v[static_cast<std::size_t>(a)] = torch::autograd::grad({logp}, net.parameters(), {}, false, false, true);
+    v[ix(a)] = torch::autograd::grad({logp}, net.parameters(), {}, false, false, true);
   }
   ASSERT_GT(p0, 0.2);
   ASSERT_LT(p0, 0.8);

@@ -9,6 +9,7 @@
 
 #include "hydra/pretrain/accuracy.hpp"
 #include "hydra/pretrain/bc.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -58,9 +59,9 @@ TEST(Accuracy, TallyUsesTheMaskedArgmaxPerType) {
   data::SampleBatch b;
   const int n = 7;
   auto logits = torch::zeros({n, 46});
-  b.legal.assign(static_cast<std::size_t>(n) * 46, 0);
+  b.legal.assign(ix(n) * 46, 0);
   const auto legal = [&](int row, std::initializer_list<int> actions) {
-    for (const int a : actions) b.legal[static_cast<std::size_t>(row) * 46 + static_cast<std::size_t>(a)] = 1;
+    for (const int a : actions) b.legal[ix(row) * 46 + ix(a)] = 1;
   };
   const auto logit = [&](int row, int a, float v) { logits[row][a] = v; };
   // row: type, legal actions, logits, logged action -> predicted
@@ -78,8 +79,8 @@ TEST(Accuracy, TallyUsesTheMaskedArgmaxPerType) {
   const std::array<std::int64_t, 7> want = {1, 1, 0, 1, 1, 0, 1};
   for (int t = 0; t < 7; ++t) {
     const auto type = static_cast<DecisionType>(t);
-    EXPECT_EQ(acc.total(type), 1) << kTypeNames[static_cast<std::size_t>(t)];
-    EXPECT_EQ(acc.correct(type), want[static_cast<std::size_t>(t)]) << kTypeNames[static_cast<std::size_t>(t)];
+    EXPECT_EQ(acc.total(type), 1) << kTypeNames[ix(t)];
+    EXPECT_EQ(acc.correct(type), want[ix(t)]) << kTypeNames[ix(t)];
   }
   EXPECT_DOUBLE_EQ(acc.accuracy(), 5.0 / 7.0);
   // The one discard decision went to the baseline: legal {2, 5, 9}, logged 5 (the only one seen).

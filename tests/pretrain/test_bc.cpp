@@ -7,6 +7,7 @@
 
 #include "hydra/encoder/layout.hpp"
 #include "hydra/pretrain/bc.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 data::SampleBatch synthetic_batch(int n) {
   torch::manual_seed(11);
   data::SampleBatch b;
-  const auto un = static_cast<std::size_t>(n);
+  const auto un = ix(n);
   const auto obs = torch::rand({n * encoder::kObsSize});
   b.obs.assign(obs.data_ptr<float>(), obs.data_ptr<float>() + obs.numel());
   const auto ctx = torch::rand({n * 16});
@@ -29,7 +30,7 @@ data::SampleBatch synthetic_batch(int n) {
   const auto danger = torch::randint(0, 2, {n * 3 * 34}).to(torch::kFloat);
   const float places[4] = {3.f, 1.f, -1.f, -3.f};
   for (int i = 0; i < n; ++i) {
-    for (int k = 0; k < 4; ++k) b.legal[static_cast<std::size_t>(i) * 46 + static_cast<std::size_t>(acts[i][k].item<std::int64_t>())] = 1;
+    for (int k = 0; k < 4; ++k) b.legal[ix(i) * 46 + static_cast<std::size_t>(acts[i][k].item<std::int64_t>())] = 1;
     const std::int64_t a = acts[i][pick[i].item<std::int64_t>()].item<std::int64_t>();
     b.action.push_back(a);
     b.type.push_back(static_cast<std::uint8_t>(data::decision_type(static_cast<int>(a))));

@@ -15,6 +15,7 @@
 #include "hydra/game/view.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/rollout.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::testing {
 
@@ -41,28 +42,28 @@ inline std::vector<AgentDecision> agent_decisions(const data::GameLog& log, cons
   std::vector<std::unique_ptr<selfplay::ModelAgent>> agents(4);
   std::vector<std::unique_ptr<game::PlayerView>> views(4);
   for (const int s : seats) {
-    agents[static_cast<std::size_t>(s)] = std::make_unique<selfplay::ModelAgent>(policy, rules, "agent");
-    agents[static_cast<std::size_t>(s)]->start_game(game::Seat(s), game::GameKey{});
-    views[static_cast<std::size_t>(s)] = std::make_unique<game::PlayerView>(game::Seat(s), rules);
+    agents[ix(s)] = std::make_unique<selfplay::ModelAgent>(policy, rules, "agent");
+    agents[ix(s)]->start_game(game::Seat(s), game::GameKey{});
+    views[ix(s)] = std::make_unique<game::PlayerView>(game::Seat(s), rules);
   }
   std::vector<AgentDecision> out;
   std::size_t next = 0;
   for (std::size_t i = 0; i < log.events.size(); ++i) {
     for (const int s : seats) {
-      agents[static_cast<std::size_t>(s)]->observe(log.events[i]);
-      views[static_cast<std::size_t>(s)]->apply(log.events[i]);
+      agents[ix(s)]->observe(log.events[i]);
+      views[ix(s)]->apply(log.events[i]);
     }
     for (; next < rows.size() && stats.sample_observed[rows[next]] == static_cast<int>(i); ++next) {
       const std::size_t row = rows[next];
       const int s = stats.sample_seat[row];
       std::uint64_t mask = 0;
       for (int a = 0; a < data::kSampleActions; ++a)
-        if (samples.legal[row * data::kSampleActions + static_cast<std::size_t>(a)]) mask |= std::uint64_t{1} << a;
-      const game::PlayerView& v = *views[static_cast<std::size_t>(s)];
+        if (samples.legal[row * data::kSampleActions + ix(a)]) mask |= std::uint64_t{1} << a;
+      const game::PlayerView& v = *views[ix(s)];
       const game::Decision d{game::Seat(s), v.phase(), game::ActionMask(mask)};
       AgentDecision a;
       a.seat = s;
-      a.action = agents[static_cast<std::size_t>(s)]->act(v, d).index();
+      a.action = agents[ix(s)]->act(v, d).index();
       a.logged = static_cast<int>(samples.action[row]);
       a.probs.resize(selfplay::kActions);
       selfplay::PolicyBatch in;

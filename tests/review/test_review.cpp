@@ -16,6 +16,7 @@
 #include "hydra/review/review.hpp"
 #include "hydra/selfplay/policy.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::review {
 namespace {
@@ -151,8 +152,8 @@ TEST(ReviewGame, TopActionIsTheCheckpointAgentsActionAtEveryDecision) {
       EXPECT_EQ(d.agent, e.action) << files[f] << " decision " << i;
       EXPECT_EQ(d.choices.front().action, e.action) << files[f] << " decision " << i;
       EXPECT_EQ(d.taken, e.logged) << files[f] << " decision " << i;
-      EXPECT_EQ(d.choices.front().prob, e.probs[static_cast<std::size_t>(e.action)]);
-      EXPECT_EQ(d.taken_prob, e.probs[static_cast<std::size_t>(e.logged)]);
+      EXPECT_EQ(d.choices.front().prob, e.probs[ix(e.action)]);
+      EXPECT_EQ(d.taken_prob, e.probs[ix(e.logged)]);
       EXPECT_EQ(d.value, e.value);
       float sum = 0;
       for (const Choice& c : d.choices) sum += c.prob;
@@ -207,12 +208,12 @@ TEST(ReviewGame, OneSeatOneKyokuAndTheTableAsTheSeatSawIt) {
   for (const Decision& d : full.decisions) {
     const Table& t = d.table;
     const int closed = static_cast<int>(t.hand.size()) + (t.drawn.empty() ? 0 : 1);
-    const int melds = static_cast<int>(t.melds[static_cast<std::size_t>(d.seat)].size());
+    const int melds = static_cast<int>(t.melds[ix(d.seat)].size());
     const bool respond = d.phase == "response" || d.phase == "chankan";
     EXPECT_EQ(closed + 3 * melds, respond ? 13 : 14) << d.phase << " decision at event " << d.event;
     EXPECT_EQ(respond, !t.offered.empty());
     EXPECT_GE(t.dora.size(), 1U);
-    EXPECT_EQ(t.bakaze, full.kyoku[static_cast<std::size_t>(d.kyoku)].label.substr(0, 1));
+    EXPECT_EQ(t.bakaze, full.kyoku[ix(d.kyoku)].label.substr(0, 1));
   }
 }
 

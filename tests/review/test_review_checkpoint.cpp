@@ -19,6 +19,7 @@
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/review/review.hpp"
+#include "hydra/model/grp.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "testdata.hpp"
 

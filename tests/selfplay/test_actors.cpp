@@ -24,6 +24,7 @@
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/policy.hpp"
 #include "hydra/selfplay/rollout.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -165,7 +166,7 @@ TEST(Actors, RolloutInvariantsAndRewardsTelescopeToTheLoggedFinalScores) {
     ASSERT_GE(std::popcount(r.legal[i]), 2) << "forced moves never reach the network";
     ASSERT_LT(r.logp[i], 1e-6f);
     ASSERT_EQ(r.version[i], 3);
-    for (int o = 0; o < kOpponents; ++o) ASSERT_LT(r.opp_waits[i * kOpponents + static_cast<std::size_t>(o)], std::uint64_t{1} << 34);
+    for (int o = 0; o < kOpponents; ++o) ASSERT_LT(r.opp_waits[i * kOpponents + ix(o)], std::uint64_t{1} << 34);
   }
 
   // Per (game, seat): contiguous, ordered by game then seat, done at the end, rewards sum to
@@ -304,7 +305,7 @@ TEST(Actors, ByteIdenticalAcrossRunsAndThreadCounts) {
     EXPECT_EQ(a.logs, b.logs);
     EXPECT_EQ(a.logs, c.logs);
     EXPECT_EQ(a.state, c.state);
-    EXPECT_EQ(a.logs.size(), static_cast<std::size_t>(a.rollout.games));
+    EXPECT_EQ(a.logs.size(), ix(a.rollout.games));
   }
 }
 

@@ -7,8 +7,9 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "hydra/common/error.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/duplicate.hpp"
 #include "hydra/selfplay/eval_report.hpp"
+#include "one_game.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -40,8 +41,8 @@ TEST(Arena, DuplicateSeatsAndGreedyBeatsRandom) {
   EXPECT_EQ(r.games, 12u);
   double rank_sum = 0;
   for (std::size_t i = 0; i < r.seeds.size(); ++i) {
-    // The library's per-seed entry point plays the same games.
-    EXPECT_EQ(play_seed(o, i).games, r.seeds[i].games);
+    // The same games played one at a time, one decision at a time.
+    EXPECT_EQ(testing::play_seed_one_by_one(o, i).games, r.seeds[i].games);
     for (std::size_t c = 0; c < 4; ++c) {
       std::array<bool, 4> seen{};
       for (const SeatGame& g : r.seeds[i].games[c]) seen[static_cast<std::size_t>(g.rank - 1)] = true;

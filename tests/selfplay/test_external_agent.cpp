@@ -12,7 +12,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "hydra/common/error.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/duplicate.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/external_agent.hpp"

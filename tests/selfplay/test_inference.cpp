@@ -22,8 +22,10 @@
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/torch/grp_rewards.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -57,7 +59,7 @@ Observations real_observations(int max) {
   const Rollout r = actors.collect(max);
   Observations o;
   o.n = std::min(max, static_cast<int>(r.size()));
-  const auto n = static_cast<std::size_t>(o.n);
+  const auto n = ix(o.n);
   o.obs.resize(n * encoder::kObsSize);
   from_half(r.obs.data(), o.obs.data(), o.obs.size());
   o.context.assign(r.context.begin(), r.context.begin() + static_cast<std::ptrdiff_t>(n * kContext));
@@ -77,10 +79,10 @@ struct Result {
 
 Result eval_rows(BatchPolicy& p, const Observations& o, int begin, int n) {
   Result r;
-  r.probs.resize(static_cast<std::size_t>(n) * kActions);
-  r.value.resize(static_cast<std::size_t>(n));
-  PolicyBatch in{o.obs.data() + static_cast<std::size_t>(begin) * encoder::kObsSize,
-                 o.context.data() + static_cast<std::size_t>(begin) * kContext, o.legal.data() + begin, n};
+  r.probs.resize(ix(n) * kActions);
+  r.value.resize(ix(n));
+  PolicyBatch in{o.obs.data() + ix(begin) * encoder::kObsSize,
+                 o.context.data() + ix(begin) * kContext, o.legal.data() + begin, n};
   p.evaluate(in, PolicyOutput{r.probs.data(), r.value.data()});
   return r;
 }
@@ -92,21 +94,21 @@ TEST(InferenceModel, BatchedEqualsOneAtATimeFromSeveralThreads) {
   InferenceModel model(*net, torch::kCPU, 1);
   const Result batched = eval_rows(model, o, 0, o.n);
 
-  std::vector<Result> single(static_cast<std::size_t>(o.n));
+  std::vector<Result> single(ix(o.n));
   std::vector<std::thread> threads;
   constexpr int kThreads = 4;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      for (int i = t; i < o.n; i += kThreads) single[static_cast<std::size_t>(i)] = eval_rows(model, o, i, 1);
+      for (int i = t; i < o.n; i += kThreads) single[ix(i)] = eval_rows(model, o, i, 1);
     });
   for (auto& th : threads) th.join();
 
   for (int i = 0; i < o.n; ++i) {
-    const auto ui = static_cast<std::size_t>(i);
+    const auto ui = ix(i);
     double sum = 0;
     for (int a = 0; a < kActions; ++a) {
-      const float b = batched.probs[ui * kActions + static_cast<std::size_t>(a)];
-      EXPECT_NEAR(b, single[ui].probs[static_cast<std::size_t>(a)], 1e-5) << "row " << i << " action " << a;
+      const float b = batched.probs[ui * kActions + ix(a)];
+      EXPECT_NEAR(b, single[ui].probs[ix(a)], 1e-5) << "row " << i << " action " << a;
       if (!((o.legal[ui] >> a) & 1U)) {
         EXPECT_EQ(b, 0.0f);
       }
@@ -131,15 +133,15 @@ TEST(InferenceModel, EqualsTheLearnerNetworksMaskedSoftmax) {
     const auto logits = out.policy[i];
     double max = -1e30;
     for (int a = 0; a < kActions; ++a)
-      if ((o.legal[static_cast<std::size_t>(i)] >> a) & 1U) max = std::max(max, static_cast<double>(logits[a].item<float>()));
+      if ((o.legal[ix(i)] >> a) & 1U) max = std::max(max, static_cast<double>(logits[a].item<float>()));
     double z = 0;
     for (int a = 0; a < kActions; ++a)
-      if ((o.legal[static_cast<std::size_t>(i)] >> a) & 1U) z += std::exp(logits[a].item<float>() - max);
+      if ((o.legal[ix(i)] >> a) & 1U) z += std::exp(logits[a].item<float>() - max);
     for (int a = 0; a < kActions; ++a) {
-      const double want = ((o.legal[static_cast<std::size_t>(i)] >> a) & 1U) ? std::exp(logits[a].item<float>() - max) / z : 0.0;
+      const double want = ((o.legal[ix(i)] >> a) & 1U) ? std::exp(logits[a].item<float>() - max) / z : 0.0;
       EXPECT_NEAR(r.probs[static_cast<std::size_t>(i * kActions + a)], want, 1e-6);
     }
-    EXPECT_NEAR(r.value[static_cast<std::size_t>(i)], out.value[i][0].item<float>(), 1e-6);
+    EXPECT_NEAR(r.value[ix(i)], out.value[i][0].item<float>(), 1e-6);
   }
 }
 

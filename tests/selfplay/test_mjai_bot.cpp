@@ -23,6 +23,7 @@
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 #include "testdata.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -37,7 +38,7 @@ Event hosted(Event e, Seat seat) {
   if (e.type == EventType::start_kyoku)
     for (int s = 0; s < game::kNumSeats; ++s)
       if (Seat(s) != seat)
-        for (game::Pai& p : e.tehais[static_cast<std::size_t>(s)]) p = game::Pai::unknown();
+        for (game::Pai& p : e.tehais[ix(s)]) p = game::Pai::unknown();
   return e;
 }
 
@@ -49,8 +50,8 @@ struct Tally {
 // The seat's closed tiles by kind, kept from the log alone.
 struct Held {
   std::array<int, game::kNumTileTypes> n{};
-  void add(game::Pai p, int k = 1) { n[static_cast<std::size_t>(p.type().index())] += k; }
-  bool has(game::Pai p, int k = 1) const { return n[static_cast<std::size_t>(p.type().index())] >= k; }
+  void add(game::Pai p, int k = 1) { n[ix(p.type().index())] += k; }
+  bool has(game::Pai p, int k = 1) const { return n[ix(p.type().index())] >= k; }
 };
 
 void play_seat(const data::GameLog& log, Seat seat, const std::string& name, Tally& t) {
@@ -78,7 +79,7 @@ void play_seat(const data::GameLog& log, Seat seat, const std::string& name, Tal
     switch (e.type) {
       case EventType::start_kyoku:
         held = {};
-        for (game::Pai p : e.tehais[static_cast<std::size_t>(seat.index())]) held.add(p);
+        for (game::Pai p : e.tehais[ix(seat.index())]) held.add(p);
         break;
       case EventType::tsumo: if (mine) held.add(e.pai); break;
       case EventType::dahai:
@@ -136,7 +137,7 @@ void play_seat(const data::GameLog& log, Seat seat, const std::string& name, Tal
         Held need;
         for (game::Pai p : a.consumed) need.add(p);
         for (game::Pai p : a.consumed)
-          if (!held.has(p, need.n[static_cast<std::size_t>(p.type().index())])) fail(i, "calls with tiles it does not hold: " + reply);
+          if (!held.has(p, need.n[ix(p.type().index())])) fail(i, "calls with tiles it does not hold: " + reply);
         break;
       }
       case EventType::hora:

@@ -23,11 +23,13 @@
 #include "hydra/game/rules.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/duplicate.hpp"
+#include "one_game.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/rollout.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -45,7 +47,7 @@ class PlanePolicy final : public BatchPolicy {
       std::array<float, kActions> logits{};
       const float* o = in.obs + static_cast<std::ptrdiff_t>(i) * encoder::kObsSize;
       for (int a = 0; a < kActions; ++a)
-        for (int t = 0; t < encoder::kTiles; ++t) logits[static_cast<std::size_t>(a)] += o[a * encoder::kTiles + t];
+        for (int t = 0; t < encoder::kTiles; ++t) logits[ix(a)] += o[a * encoder::kTiles + t];
       masked_softmax(logits.data(), in.legal[i], out.probs + static_cast<std::ptrdiff_t>(i) * kActions);
       out.value[i] = 0;
     }
@@ -106,7 +108,7 @@ Totals play(const std::shared_ptr<BatchPolicy>& policy, int games, std::uint64_t
       seats[s] = agents[s].get();
     }
     game::GameResult r =
-        play_observed(rules(), game::game_key(game::MasterSeed{master}, static_cast<std::uint64_t>(g)), seats);
+        testing::play_one_observed(rules(), game::game_key(game::MasterSeed{master}, static_cast<std::uint64_t>(g)), seats);
     for (const auto& a : agents) {
       t.decisions += a->decisions;
       t.illegal += a->illegal;
@@ -252,7 +254,7 @@ TEST(ModelAgent, EvalOfACheckpointIsReproducible) {
 
 // hydra eval plays model agents in lock step, batching decisions across games. With a policy
 // whose rows depend on their own inputs only, that must give exactly the games of the
-// one-decision-at-a-time path (play_seed), for any thread count.
+// one-decision-at-a-time reference (testing::play_seed_one_by_one), for any thread count.
 TEST(ModelAgent, LockstepEvalEqualsOneAtATime) {
   auto challenger = std::make_shared<PlanePolicy>();
   auto champion = std::make_shared<PlanePolicy>();
@@ -267,7 +269,7 @@ TEST(ModelAgent, LockstepEvalEqualsOneAtATime) {
   };
   const EvalResult r = run_eval(o);
   ASSERT_EQ(r.seeds.size(), 3u);
-  for (std::uint64_t i = 0; i < 3; ++i) EXPECT_EQ(play_seed(o, i).games, r.seeds[i].games) << "seed " << i;
+  for (std::uint64_t i = 0; i < 3; ++i) EXPECT_EQ(testing::play_seed_one_by_one(o, i).games, r.seeds[i].games) << "seed " << i;
   {
     const oneapi::tbb::global_control one(oneapi::tbb::global_control::max_allowed_parallelism, 1);
     EXPECT_EQ(report_json(o, run_eval(o)).dump(), report_json(o, r).dump());

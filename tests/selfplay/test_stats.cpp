@@ -11,6 +11,7 @@
 #include "hydra/data/mjai.hpp"
 #include "hydra/selfplay/eval_stats.hpp"
 #include "hydra/selfplay/game_stats.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -60,10 +61,10 @@ std::vector<SeedGames> fixed_seeds() {
   std::vector<SeedGames> seeds(3);
   for (int i = 0; i < 3; ++i)
     for (int c = 0; c < 4; ++c) {
-      GameStats& g = seeds[static_cast<std::size_t>(i)].games[static_cast<std::size_t>(c)];
+      GameStats& g = seeds[ix(i)].games[ix(c)];
       int next = 1;
       for (int s = 0; s < 4; ++s) {
-        SeatGame& sg = g[static_cast<std::size_t>(s)];
+        SeatGame& sg = g[ix(s)];
         sg.kyoku = kyoku[i][c];
         if (s == c) {
           sg.rank = ranks[i][c];

@@ -11,19 +11,12 @@
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/precision.hpp"
 #include "cuda_graphs.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
 namespace {
 
 constexpr std::int64_t kObs = encoder::kObsSize;
-
-config::Config stored_config(const std::filesystem::path& path, const model::CheckpointData& data) {
-  try {
-    return config::parse(data.config.dump(), "config stored in " + path.string());
-  } catch (const Error& e) {
-    throw Error(std::string(e.what()) + " (checkpoint written by another Hydra version?)");
-  }
-}
 
 }  // namespace
 
@@ -109,7 +102,7 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
     auto staging = torch::empty({n, kObs + kContext}, torch::TensorOptions().dtype(torch::kFloat).pinned_memory(true));
     float* dst = staging.data_ptr<float>();
     for (std::int64_t i = 0; i < n; ++i) {
-      std::memcpy(dst + i * (kObs + kContext), in.obs + i * kObs, sizeof(float) * static_cast<std::size_t>(kObs));
+      std::memcpy(dst + i * (kObs + kContext), in.obs + i * kObs, sizeof(float) * ix(kObs));
       std::memcpy(dst + i * (kObs + kContext) + kObs, in.context + i * kContext, sizeof(float) * kContext);
     }
     if (snap->graphs && graphs_on_.load()) {
@@ -135,7 +128,7 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
   const auto data = model::load_checkpoint(path, nullptr, nullptr, options);
   if (data.kind != "hydra_net")
     throw Error("checkpoint '" + path.string() + "' holds a '" + data.kind + "' network, not a hydra_net policy");
-  const config::Config cfg = stored_config(path, data);
+  const config::Config cfg = model::stored_config(path, data);
   model::HydraNet net(cfg.model);
   model::load_checkpoint(path, net.ptr().get(), nullptr, options);
   return std::make_shared<InferenceModel>(*net, device, data.step);
@@ -143,24 +136,6 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
 
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device) {
   return load_policy(path, torch::Device(model::resolve_device(device)));
-}
-
-GrpRewardModel::GrpRewardModel(const std::filesystem::path& path) {
-  model::LoadOptions options;
-  options.restore_rng = false;
-  const auto data = model::load_checkpoint(path, nullptr, nullptr, options);
-  if (data.kind != "grp")
-    throw Error("selfplay.grp: checkpoint '" + path.string() + "' holds a '" + data.kind + "' network, not a grp");
-  const config::Config cfg = stored_config(path, data);
-  net_ = model::GrpNet(cfg.model);
-  model::load_checkpoint(path, net_.ptr().get(), nullptr, options);
-  net_->eval();
-}
-
-std::vector<std::array<double, 4>> GrpRewardModel::rewards(const std::vector<game::KyokuStart>& kyoku,
-                                                           const std::array<int, 4>& final_scores) {
-  torch::InferenceMode guard;
-  return model::kyoku_rewards(*net_, kyoku, final_scores);
 }
 
 }  // namespace hydra::selfplay

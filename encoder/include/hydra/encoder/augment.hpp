@@ -19,6 +19,7 @@
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/action.hpp"
 #include "hydra/game/event.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 
@@ -33,16 +34,16 @@ class SuitPerm {
     constexpr std::array<std::array<std::uint8_t, 3>, kNumSuitPerms> k = {{
         {0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}};
     SuitPerm p;
-    p.to_ = k[static_cast<std::size_t>(n)];
+    p.to_ = k[ix(n)];
     p.n_ = static_cast<std::uint8_t>(n);
     return p;
   }
   constexpr int index() const { return n_; }
   constexpr bool identity() const { return n_ == 0; }
-  constexpr int suit(int s) const { return to_[static_cast<std::size_t>(s)]; }  // s in 0..2
+  constexpr int suit(int s) const { return to_[ix(s)]; }  // s in 0..2
   constexpr SuitPerm inverse() const {
     SuitPerm inv;
-    for (int s = 0; s < 3; ++s) inv.to_[static_cast<std::size_t>(to_[static_cast<std::size_t>(s)])] = static_cast<std::uint8_t>(s);
+    for (int s = 0; s < 3; ++s) inv.to_[static_cast<std::size_t>(to_[ix(s)])] = static_cast<std::uint8_t>(s);
     for (int n = 0; n < kNumSuitPerms; ++n)
       if (nth(n).to_ == inv.to_) inv.n_ = static_cast<std::uint8_t>(n);
     return inv;

@@ -17,6 +17,7 @@
 #include "hydra/encoder/layout.hpp"
 #include "hydra/game/event.hpp"
 #include "hydra/game/view.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::encoder {
 
@@ -46,7 +47,7 @@ class Book {
   GroupMask apply(const game::PlayerView& view, const game::Event& e);
 
   game::Seat me() const { return me_; }
-  const SeatBook& seat(game::Seat s) const { return seats_[static_cast<std::size_t>(s.index())]; }
+  const SeatBook& seat(game::Seat s) const { return seats_[ix(s.index())]; }
   const game::TileCounts& visible() const { return visible_; }
   game::Pai drawn() const { return drawn_; }
   int shanten_before() const { return shanten_before_; }
@@ -55,8 +56,8 @@ class Book {
   int shanten13() const { return shanten13_; }
 
  private:
-  SeatBook& at(game::Seat s) { return seats_[static_cast<std::size_t>(s.index())]; }
-  void see(game::TileType t, int n = 1) { visible_[static_cast<std::size_t>(t.index())] = static_cast<std::uint8_t>(visible_[static_cast<std::size_t>(t.index())] + n); }
+  SeatBook& at(game::Seat s) { return seats_[ix(s.index())]; }
+  void see(game::TileType t, int n = 1) { visible_[ix(t.index())] = static_cast<std::uint8_t>(visible_[ix(t.index())] + n); }
   void start_kyoku(const game::PlayerView& view, const game::Event& e);
   // Both return the seats whose per-seat planes changed (bit s: seat s).
   unsigned discard(const game::Event& e);

@@ -14,6 +14,7 @@
 
 #include "hydra/game/shanten.hpp"  // TileMask
 #include "hydra/game/tile.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -43,7 +44,7 @@ void decompose_suits(std::array<std::uint8_t, 27>& c, std::uint32_t held, Decomp
     return;
   }
   const int i = std::countr_zero(held);
-  const auto ui = static_cast<std::size_t>(i);
+  const auto ui = ix(i);
   const int n = c[ui];
   const bool can_run = i % 9 <= 6;
   const int n1 = can_run ? c[ui + 1] : 0;
@@ -86,7 +87,7 @@ void for_each_decomposition(const TileCounts& closed, F&& f) {
   Decomposition d;
   int pair = -1;
   for (int t = 27; t < 34; ++t) {
-    switch (closed[static_cast<std::size_t>(t)]) {
+    switch (closed[ix(t)]) {
       case 0: break;
       case 2:
         if (pair >= 0) return;

@@ -13,6 +13,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/tile.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -81,8 +82,8 @@ class FixedVec {
     items_[n_++] = v;
   }
   constexpr void clear() { *this = FixedVec(); }
-  constexpr const T& operator[](int i) const { return items_[static_cast<std::size_t>(i)]; }
-  constexpr T& operator[](int i) { return items_[static_cast<std::size_t>(i)]; }
+  constexpr const T& operator[](int i) const { return items_[ix(i)]; }
+  constexpr T& operator[](int i) { return items_[ix(i)]; }
   constexpr const T* begin() const { return items_.data(); }
   constexpr const T* end() const { return items_.data() + n_; }
   constexpr T* begin() { return items_.data(); }

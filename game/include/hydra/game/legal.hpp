@@ -19,6 +19,7 @@
 
 #include "hydra/game/action.hpp"
 #include "hydra/game/event.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -57,7 +58,7 @@ struct Legal {
   // Back to "nothing legal". Moves behind actions outside the mask are left as they were: the
   // mask is the truth, and not rewriting 46 moves per decision keeps the hot path short.
   void clear();
-  const Move& move(Action a) const { return moves[static_cast<std::size_t>(a.index())]; }
+  const Move& move(Action a) const { return moves[ix(a.index())]; }
   // The kan-select decision: a mask over tile types 0-33, and the candidate of a tile type.
   ActionMask kan_select_mask() const;
   const Move& kan_move(Action type) const;

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "hydra/game/tile.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -43,7 +44,7 @@ class Meld {
   constexpr bool is_kan() const { return kind_ >= MeldKind::daiminkan; }
   constexpr bool is_open() const { return kind_ != MeldKind::ankan; }
   constexpr bool is_run() const { return kind_ == MeldKind::chi; }
-  constexpr Pai tile(int i) const { return tiles_[static_cast<std::size_t>(i)]; }
+  constexpr Pai tile(int i) const { return tiles_[ix(i)]; }
   int red_count() const;
   void add_to(TileCounts& counts) const;  // adds its faces by type
 

@@ -18,7 +18,11 @@ struct GameResult {
   int decisions = 0;  // decisions the agents took (the table takes forced ones itself)
 };
 
-// Plays the game of `key` with agents[s] at seat s (each start_game()ed first).
+// The result of a finished table (done()); takes its recorded events.
+GameResult result_of(Table& table);
+
+// Plays the game of `key` with agents[s] at seat s (each start_game()ed first): the one-game loop
+// for tests and benchmarks (many games: selfplay::play_games).
 GameResult play_game(const TableRules& rules, const GameKey& key, const std::array<Agent*, kNumSeats>& agents,
                      bool record_events = true);
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "hydra/game/tile.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -91,7 +92,7 @@ struct DiscardShanten {
   TileMask below(int limit) const {
     TileMask m;
     for (int t = 0; t < kNumTileTypes; ++t)
-      if (after[static_cast<std::size_t>(t)] < limit) m.insert(TileType(t));
+      if (after[ix(t)] < limit) m.insert(TileType(t));
     return m;
   }
 };

@@ -28,6 +28,7 @@
 #include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
 #include "hydra/game/wall.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -69,8 +70,8 @@ class Table {
   // Answers one pending decision; throws InvariantError for an action outside its mask.
   void act(Seat seat, Action a);
 
-  const PlayerView& view(Seat s) const { return views_[static_cast<std::size_t>(s.index())]; }
-  const Legal& legal(Seat s) const { return legal_[static_cast<std::size_t>(s.index())]; }
+  const PlayerView& view(Seat s) const { return views_[ix(s.index())]; }
+  const Legal& legal(Seat s) const { return legal_[ix(s.index())]; }
   const std::vector<Event>& events() const { return events_; }
   std::vector<Event> take_events() { return std::move(events_); }
   int kyoku_played() const { return kyoku_played_; }

@@ -21,6 +21,7 @@
 #include "hydra/game/score.hpp"
 #include "hydra/game/shanten.hpp"
 #include "hydra/game/rules.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -100,7 +101,7 @@ class PlayerView {
   Pai last_tile() const { return last_pai_; }
 
  private:
-  static constexpr std::size_t at(Seat s) { return static_cast<std::size_t>(s.index()); }
+  static constexpr std::size_t at(Seat s) { return ix(s.index()); }
   void start_kyoku(const Event& e);
   void on_tsumo(const Event& e);
   void on_dahai(const Event& e);

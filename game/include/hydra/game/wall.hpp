@@ -24,6 +24,7 @@
 
 #include "hydra/game/seed.hpp"
 #include "hydra/game/tile.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::game {
 
@@ -68,8 +69,8 @@ class Wall {
   void reveal_kan_dora();
   int kans() const { return kans_; }
   int indicators_revealed() const { return revealed_; }
-  std::span<const Tile> dora_indicators() const { return {dora_.data(), static_cast<std::size_t>(revealed_)}; }
-  std::span<const Tile> ura_indicators() const { return {ura_.data(), static_cast<std::size_t>(revealed_)}; }
+  std::span<const Tile> dora_indicators() const { return {dora_.data(), ix(revealed_)}; }
+  std::span<const Tile> ura_indicators() const { return {ura_.data(), ix(revealed_)}; }
 
  private:
   Tiles tiles_;

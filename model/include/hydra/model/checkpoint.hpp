@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include "hydra/common/config.hpp"
+
 namespace hydra::model {
 
 inline constexpr std::int64_t kCheckpointFormat = 1;
@@ -48,6 +50,10 @@ void verify_checkpoint(const std::filesystem::path& file);
 // skipped), mapping tensors to the model's device. Errors name the file.
 CheckpointData load_checkpoint(const std::filesystem::path& file, torch::nn::Module* model,
                                torch::optim::Optimizer* optimizer = nullptr, const LoadOptions& options = {});
+
+// The config a checkpoint was written with (CheckpointData::config), parsed and validated; an error
+// naming `file` when it does not parse (a checkpoint of another Hydra version).
+config::Config stored_config(const std::filesystem::path& file, const CheckpointData& data);
 
 // A run's checkpoint directory: `step-<12 digits>.ckpt` files with sidecars, `latest` and `best`
 // pointer files (one file name each), and a retention limit.

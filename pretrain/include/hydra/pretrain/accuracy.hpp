@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/data/dataset.hpp"
+#include "hydra/common/index.hpp"
 
 namespace hydra::pretrain {
 
@@ -47,7 +48,7 @@ class DecisionAccuracy {
   nlohmann::ordered_json to_json() const;
 
  private:
-  static std::size_t idx(data::DecisionType t) { return static_cast<std::size_t>(t); }
+  static std::size_t idx(data::DecisionType t) { return ix(t); }
   std::array<std::int64_t, kTypes> total_{}, correct_{};
   std::vector<std::uint64_t> discard_legal_;
   std::vector<std::int8_t> discard_logged_;

@@ -2,7 +2,7 @@
 
 // The lock-step play engine (docs/SELFPLAY.md "The engine"). Everything that plays many games at
 // once against batched policies goes through it: the trainer's actors (actors.hpp), the
-// checkpoint games of `hydra eval` (arena.hpp) and `hydra selfplay` with checkpoint agents.
+// games of `hydra eval` and `hydra selfplay` (play_games, play.hpp).
 //
 // Games sit in slots, the slots in one or two groups. One step of a group:
 //   1. in parallel over its games: each waiting decision gets its row's result (Game::choose,
@@ -56,6 +56,9 @@ class EngineGame {
   // Whether the game has ended: by default when its table has; a branch may end earlier (at the
   // end of its kyoku).
   virtual bool over() { return table().done(); }
+  // Called once when over() became true, on the worker thread that played the game's last step
+  // (so games end in parallel), before the driver's finished() gets it.
+  virtual void ended() {}
   // The policy that decides `d`, or null: then act(d) answers it at once. Called once per
   // pending decision, in the table's order, before act() or encode() for that decision.
   virtual BatchPolicy* policy(const game::Decision& d) = 0;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/duplicate.hpp"
 
 namespace hydra::selfplay {
 

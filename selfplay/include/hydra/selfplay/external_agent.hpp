@@ -31,7 +31,7 @@
 // an illegal action, or "none" where the seat must act. The agent records the first fault
 // (fault()), kills the process and plays the game's remaining decisions with a stand-in (pass
 // where legal, else the first legal action) so the game reaches its end; whoever drives the game
-// must void it (arena.hpp: eval reports it, selfplay writes no log for it). A later game starts
+// must void it (duplicate.hpp: eval reports it, selfplay writes no log for it). A later game starts
 // a new process.
 //
 // Processes: by default a process plays game after game (start_game/end_game delimit them; it
@@ -53,7 +53,7 @@
 #include "hydra/game/legal.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/game/view.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/play.hpp"
 #include "hydra/selfplay/process.hpp"
 
 namespace hydra::selfplay {

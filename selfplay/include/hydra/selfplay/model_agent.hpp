@@ -4,12 +4,12 @@
 // `hydra bot`, `hydra selfplay` - a name without the "bot:" prefix is a hydra_net checkpoint.
 //
 // A ModelAgent keeps its own encoder::Observer (a view and an encoder) for its seat, fed with
-// every event through ObservingAgent::observe (arena.hpp), and at a decision evaluates the
+// every event through ObservingAgent::observe (play.hpp), and at a decision evaluates the
 // policy on that observation, its score context and the decision's legal mask. It plays the
 // argmax of the masked policy (ties: the lowest action index) or, with `sample`, draws from it
 // (optionally tempered) with the KDF stream (game key, "exploration", seat), so a game replays
 // exactly either way. act() evaluates one decision; `hydra eval` batches the decisions of many
-// games through prepare()/finish() (BatchedAgent, arena.hpp). Agents of one checkpoint share its
+// games through prepare()/finish() (BatchedAgent, play.hpp). Agents of one checkpoint share its
 // policy, whose evaluate() is safe from several threads.
 //
 // This header and ModelAgents are torch-free: checkpoints are loaded by the PolicyLoader the
@@ -29,7 +29,7 @@
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/rng.hpp"
 #include "hydra/game/rules.hpp"
-#include "hydra/selfplay/arena.hpp"
+#include "hydra/selfplay/play.hpp"
 #include "hydra/selfplay/external_agent.hpp"
 #include "hydra/selfplay/policy.hpp"
 
@@ -93,7 +93,7 @@ class ModelAgents {
   // Options of external agents (default ExternalOptions); before the first make().
   void set_external(ExternalOptions options);
   std::unique_ptr<game::Agent> make(const std::string& name);
-  // An AgentFactory (arena.hpp) calling make() on this object, which must outlive it.
+  // An AgentFactory (play.hpp) calling make() on this object, which must outlive it.
   AgentFactory factory();
   bool any_model() const;  // whether make() has loaded a checkpoint
 

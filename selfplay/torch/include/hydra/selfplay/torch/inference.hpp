@@ -24,7 +24,6 @@
 #include <torch/torch.h>
 
 #include "hydra/common/config.hpp"
-#include "hydra/model/grp.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/policy.hpp"
@@ -83,16 +82,5 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
 
 // load_policy on model::resolve_device(device): the PolicyLoader (model_agent.hpp) of checkpoint agents.
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device);
-
-// GRP rewards (model::kyoku_rewards) from a checkpoint of kind "grp", on the CPU.
-class GrpRewardModel final : public KyokuRewardModel {
- public:
-  explicit GrpRewardModel(const std::filesystem::path& path);
-  std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
-                                             const std::array<int, 4>& final_scores) override;
-
- private:
-  model::GrpNet net_{nullptr};
-};
 
 }  // namespace hydra::selfplay

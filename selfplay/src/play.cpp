@@ -1,0 +1,129 @@
+// Playing many games of four agents on the engine (play.hpp).
+
+#include "hydra/selfplay/play.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/thread_limit.hpp"
+#include "hydra/game/table.hpp"
+#include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/external_agent.hpp"
+#include "hydra/common/index.hpp"
+
+namespace hydra::selfplay {
+
+std::string describe(const AgentFault& f) {
+  return f.agent + " at seat " + std::to_string(f.seat) + ": " + f.reason + (f.event.empty() ? "" : "; event: " + f.event) +
+         (f.reply.empty() ? "" : "; reply: " + f.reply);
+}
+
+std::vector<AgentFault> faults_of(const std::array<game::Agent*, game::kNumSeats>& agents) {
+  std::vector<AgentFault> out;
+  for (game::Agent* a : agents)
+    if (const auto* o = dynamic_cast<const ObservingAgent*>(a); o && o->fault()) out.push_back(*o->fault());
+  return out;
+}
+
+namespace {
+
+// A game of four agents on the engine: batched agents' decisions go to their policy's rows,
+// every other agent answers inline. Observing agents read the recorded events (the feed: a seat's
+// view ignores the others' hidden tiles in them) before they act.
+class AgentGame final : public EngineGame {
+ public:
+  AgentGame(const game::TableRules& rules, std::size_t index, GameStart start,
+            const std::function<void(PlayedGame)>& done)
+      : index_(index), agents_(std::move(start.agents)), done_(done) {
+    for (std::size_t s = 0; s < game::kNumSeats; ++s) {
+      HYDRA_CHECK(agents_[s] != nullptr, "a game needs four agents");
+      observers_[s] = dynamic_cast<ObservingAgent*>(agents_[s].get());
+      models_[s] = dynamic_cast<BatchedAgent*>(agents_[s].get());
+      agents_[s]->start_game(game::Seat(static_cast<int>(s)), start.key);
+    }
+    table_ = std::make_unique<game::Table>(rules, start.key, true);
+  }
+
+  game::Table& table() override { return *table_; }
+  BatchPolicy* policy(const game::Decision& d) override {
+    const auto s = ix(d.seat.index());
+    if (observers_[s]) catch_up(s);
+    return models_[s] ? models_[s]->policy() : nullptr;
+  }
+  game::Action act(const game::Decision& d) override {
+    return agents_[ix(d.seat.index())]->act(table_->view(d.seat), d);
+  }
+  void encode(const game::Decision& d, const Row& row) override {
+    models_[ix(d.seat.index())]->prepare(table_->view(d.seat), d, row.obs, row.context, row.legal);
+  }
+  game::Action choose(const game::Decision& d, const RowResult& r) override {
+    return models_[ix(d.seat.index())]->finish(d, r.probs);
+  }
+  // Observers catch up first (a fault can come at the end), then the game goes to its caller.
+  void ended() override {
+    std::array<game::Agent*, game::kNumSeats> seats{};
+    for (std::size_t s = 0; s < game::kNumSeats; ++s) {
+      if (observers_[s]) catch_up(s);
+      seats[s] = agents_[s].get();
+    }
+    PlayedGame out;
+    out.index = index_;
+    out.result = game::result_of(*table_);
+    out.faults = faults_of(seats);
+    done_(std::move(out));
+  }
+
+ private:
+  void catch_up(std::size_t s) {
+    const std::vector<game::Event>& events = table_->events();
+    for (; seen_[s] < events.size(); ++seen_[s]) observers_[s]->observe(events[seen_[s]]);
+  }
+
+  std::size_t index_;
+  std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents_;
+  std::array<ObservingAgent*, game::kNumSeats> observers_{};
+  std::array<BatchedAgent*, game::kNumSeats> models_{};
+  std::unique_ptr<game::Table> table_;
+  std::array<std::size_t, game::kNumSeats> seen_{};
+  const std::function<void(PlayedGame)>& done_;
+};
+
+class AgentGameDriver final : public EngineDriver {
+ public:
+  AgentGameDriver(const game::TableRules& rules, std::size_t games, const std::function<GameStart(std::size_t)>& start,
+                  const std::function<void(PlayedGame)>& done)
+      : rules_(rules), games_(games), start_(start), done_(done) {}
+  std::unique_ptr<EngineGame> next() override {
+    if (next_ >= games_) return nullptr;
+    const std::size_t i = next_++;
+    return std::make_unique<AgentGame>(rules_, i, start_(i), done_);
+  }
+  void finished(std::unique_ptr<EngineGame>) override {}  // AgentGame::ended() handed it over
+
+ private:
+  const game::TableRules& rules_;
+  std::size_t games_, next_ = 0;
+  const std::function<GameStart(std::size_t)>& start_;
+  const std::function<void(PlayedGame)>& done_;
+};
+
+}  // namespace
+
+std::size_t play_slots(const std::vector<std::string>& agent_names) {
+  const bool external = std::any_of(agent_names.begin(), agent_names.end(),
+                                    [](const std::string& n) { return is_external_name(n); });
+  return external ? static_cast<std::size_t>(std::max(1, ThreadLimit::active())) : kPlaySlots;
+}
+
+void play_games(const game::TableRules& rules, std::size_t games, std::size_t slots,
+                const std::function<GameStart(std::size_t)>& start, const std::function<void(PlayedGame)>& done) {
+  if (games == 0) return;
+  AgentGameDriver driver(rules, games, start, done);
+  EngineOptions eo;
+  eo.groups = {std::min(slots == 0 ? kPlaySlots : slots, games)};
+  Engine engine(eo);
+  engine.run(driver);
+}
+
+}  // namespace hydra::selfplay

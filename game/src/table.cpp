@@ -128,8 +128,8 @@ bool Table::draw(Seat seat, bool rinshan) {
 void Table::ask_turn(Seat seat, State state) {
   actor_ = seat;
   state_ = state;
-  Legal& l = legal_[at(seat)];
-  views_[at(seat)].legal(l);
+  Legal& l = legal_[seat];
+  views_[seat].legal(l);
   HYDRA_CHECK(!l.mask.empty(), "a turn decision without a legal action");
   pending_.clear();
   pending_.push_back({seat, l.phase, l.mask});
@@ -153,7 +153,7 @@ void Table::act_one(Seat seat, Action a) {
     if (p.seat == seat) d = &p;
   HYDRA_CHECK(d != nullptr, "act() for a seat that has no pending decision");
   HYDRA_CHECK(d->mask.test(a), "act(): " + to_string(a) + " is not legal (" + to_string(d->mask) + ")");
-  const Legal& l = legal_[at(seat)];
+  const Legal& l = legal_[seat];
   switch (state_) {
     case State::turn:
       if (a.is_discard()) {
@@ -188,11 +188,11 @@ void Table::act_one(Seat seat, Action a) {
       kan(seat, l.kan_move(a));
       return;
     case State::responses:
-      HYDRA_CHECK(!answered_[at(seat)], "a seat answered twice");
-      answers_[at(seat)] = a;
-      answered_[at(seat)] = true;
+      HYDRA_CHECK(!answered_[seat], "a seat answered twice");
+      answers_[seat] = a;
+      answered_[seat] = true;
       for (const Decision& p : pending_)
-        if (!answered_[at(p.seat)]) return;
+        if (!answered_[p.seat]) return;
       resolve_responses();
       return;
     case State::game_over:
@@ -227,11 +227,11 @@ void Table::ask_responses(Seat actor) {
   answered_.fill(false);
   for (int k = 1; k < kNumSeats; ++k) {
     const Seat s = actor.next(k);
-    Legal& l = legal_[at(s)];
-    views_[at(s)].legal(l);
-    answers_[at(s)] = Action(Action::kPass);
+    Legal& l = legal_[s];
+    views_[s].legal(l);
+    answers_[s] = Action(Action::kPass);
     if (l.mask.count() > 1) pending_.push_back({s, l.phase, l.mask});
-    else answered_[at(s)] = true;
+    else answered_[s] = true;
   }
   if (pending_.empty()) resolve_responses();
 }
@@ -241,7 +241,7 @@ void Table::resolve_responses() {
   Seat caller;
   for (int k = 1; k < kNumSeats; ++k) {
     const Seat s = responding_to_.next(k);
-    const int a = answers_[at(s)].index();
+    const int a = answers_[s].index();
     if (a == Action::kAgari) rons.push_back(s);
     else if (a == Action::kPon || a == Action::kKan) caller = s;
     else if (Action(a).is_chi() && !caller.valid()) caller = s;
@@ -252,7 +252,7 @@ void Table::resolve_responses() {
       abortive(RyukyokuReason::sanchaho);
       return;
     }
-    hora(rons, responding_to_, legal_[at(rons[0])].move(Action(Action::kAgari)).pai);
+    hora(rons, responding_to_, legal_[rons[0]].move(Action(Action::kAgari)).pai);
     return;
   }
   if (response_to_ != EventType::dahai) {  // kakan or ankan, not robbed
@@ -281,7 +281,7 @@ void Table::resolve_responses() {
     return;
   }
   if (caller.valid()) {
-    const Move& m = legal_[at(caller)].move(answers_[at(caller)]);
+    const Move& m = legal_[caller].move(answers_[caller]);
     emit(m.to_event(caller));
     if (m.type == EventType::daiminkan) rinshan_after_kan(caller, m.type);
     else ask_turn(caller, State::turn);
@@ -309,7 +309,7 @@ void Table::hora(const FixedVec<Seat, 3>& winners, Seat from, Pai tile) {
   for (Tile t : wall_->ura_indicators()) ura.push_back(seen(t));
   for (int i = 0; i < winners.size(); ++i) {
     const Seat w = winners[i];
-    const PlayerView& v = views_[at(w)];
+    const PlayerView& v = views_[w];
     const DoraMarkers u = v.riichi(w) ? ura : DoraMarkers();
     const WinResult r = v.evaluate_win(tile, tsumo, from, u);
     HYDRA_CHECK(r.is_win(), "a legal agari that does not score");

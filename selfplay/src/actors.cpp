@@ -43,8 +43,6 @@ constexpr std::size_t kObs = encoder::kObsSize;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-std::size_t at(game::Seat s) { return ix(s.index()); }
-
 // A tile-type mask under a suit permutation (honours fixed).
 std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
   if (p.identity()) return bits;
@@ -74,7 +72,7 @@ class ActorGame final : public EngineGame {
 
   BatchPolicy* policy(const game::Decision& d) override {
     if (d.mask.count() == 1) return nullptr;
-    return seats[at(d.seat)].policy;
+    return seats[d.seat].policy;
   }
 
   game::Action act(const game::Decision& d) override {
@@ -83,11 +81,11 @@ class ActorGame final : public EngineGame {
       ++forced;
       return d.mask.nth(0);
     }
-    return seats[at(d.seat)].bot->act(table_->view(d.seat), d);
+    return seats[d.seat].bot->act(table_->view(d.seat), d);
   }
 
   void encode(const game::Decision& d, const Row& row) override {
-    const std::size_t s = at(d.seat);
+    const std::size_t s = ix(d.seat.index());
     std::int64_t stored = -1;
     if (seats[s].learner && !parent) {
       Rollout& r = traj[s];
@@ -137,7 +135,7 @@ class ActorGame final : public EngineGame {
   }
 
   game::Action choose(const game::Decision& d, const RowResult& res) override {
-    const std::size_t s = at(d.seat);
+    const std::size_t s = ix(d.seat.index());
     const std::int64_t stored = stored_[chosen_++];
     if (chosen_ == stored_.size()) {
       stored_.clear();
@@ -194,13 +192,13 @@ class ActorGame final : public EngineGame {
     }
     b->kyoku = kyoku;
     b->parent = this;
-    b->parent_seat = at(d.seat);
+    b->parent_seat = ix(d.seat.index());
     b->parent_decision = stored;
     b->branch_kyoku = kyoku.size() - 1;
     ActorGame* raw = b.get();
     b->table_ = table_->branch([raw](const game::Table& t, const game::Event& e) { raw->on_event(t, e); });
     b->table_->act(d.seat, alt);
-    branched[at(d.seat)].push_back(stored);
+    branched[d.seat].push_back(stored);
     ++open_branches;
     return b;
   }
@@ -218,16 +216,16 @@ class ActorGame final : public EngineGame {
   game::GameKey key;
   OpponentKind kind = OpponentKind::self;
   std::unique_ptr<game::Table> table_;
-  std::array<encoder::Encoder, kSeats> enc{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
-                                           encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))};
-  std::array<encoder::SuitPerm, kSeats> perm{};
-  std::array<game::Xoshiro256ss, kSeats> rng{game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}),
+  game::SeatArray<encoder::Encoder> enc{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
+                                        encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))};
+  game::SeatArray<encoder::SuitPerm> perm{};
+  game::SeatArray<game::Xoshiro256ss> rng{game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}),
                                              game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{})};
-  std::array<SeatAgent, kSeats> seats;
+  game::SeatArray<SeatAgent> seats;
 
   // Trajectories of the learner seats, and the kyoku index of each stored decision.
-  std::array<Rollout, kSeats> traj;
-  std::array<std::vector<int>, kSeats> traj_kyoku;
+  game::SeatArray<Rollout> traj;
+  game::SeatArray<std::vector<int>> traj_kyoku;
   std::vector<game::KyokuStart> kyoku;                  // from the start_kyoku events
   GameTally tally;                                      // what each seat did, for the rates
 
@@ -238,11 +236,11 @@ class ActorGame final : public EngineGame {
   // seat's stream of second actions, the stored decisions it branched, the branches' rewards
   // (per stored decision) and how many branches still play.
   double branch_rate = 0;
-  std::array<game::Xoshiro256ss, kSeats> branch_rng{
+  game::SeatArray<game::Xoshiro256ss> branch_rng{
       game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}),
       game::Xoshiro256ss(game::Digest{})};
-  std::array<std::vector<std::size_t>, kSeats> branched;
-  std::array<std::vector<double>, kSeats> branch_reward;
+  game::SeatArray<std::vector<std::size_t>> branched;
+  game::SeatArray<std::vector<double>> branch_reward;
   int open_branches = 0;
   // Of a branch: the game it came from, the seat and stored decision it answers for, and the
   // index in `kyoku` of the kyoku it plays.

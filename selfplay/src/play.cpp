@@ -33,32 +33,38 @@ namespace {
 // view ignores the others' hidden tiles in them) before they act.
 class AgentGame final : public EngineGame {
  public:
-  AgentGame(const game::TableRules& rules, std::size_t index, GameStart start,
+  AgentGame(const game::TableRules& rules, std::size_t index, const std::function<GameStart(std::size_t)>& start,
             const std::function<void(PlayedGame)>& done)
-      : index_(index), agents_(std::move(start.agents)), done_(done) {
-    for (std::size_t s = 0; s < game::kNumSeats; ++s) {
-      HYDRA_CHECK(agents_[s] != nullptr, "a game needs four agents");
-      observers_[s] = dynamic_cast<ObservingAgent*>(agents_[s].get());
-      models_[s] = dynamic_cast<BatchedAgent*>(agents_[s].get());
-      agents_[s]->start_game(game::Seat(static_cast<int>(s)), start.key);
-    }
-    table_ = std::make_unique<game::Table>(rules, start.key, true);
-  }
+      : rules_(rules), index_(index), start_(start), done_(done) {}
 
-  game::Table& table() override { return *table_; }
+  // The agents are made and the table dealt on first use, in the engine's parallel advance, not
+  // in the driver's serial next(): starting a game is a good part of a bot game's cost.
+  game::Table& table() override {
+    if (!table_) {
+      GameStart start = start_(index_);
+      std::move(start.agents.begin(), start.agents.end(), agents_.begin());
+      for (std::size_t s = 0; s < game::kNumSeats; ++s) {
+        HYDRA_CHECK(agents_[s] != nullptr, "a game needs four agents");
+        observers_[s] = dynamic_cast<ObservingAgent*>(agents_[s].get());
+        models_[s] = dynamic_cast<BatchedAgent*>(agents_[s].get());
+        agents_[s]->start_game(game::Seat(static_cast<int>(s)), start.key);
+      }
+      table_ = std::make_unique<game::Table>(rules_, start.key, true);
+    }
+    return *table_;
+  }
   BatchPolicy* policy(const game::Decision& d) override {
-    const auto s = ix(d.seat.index());
-    if (observers_[s]) catch_up(s);
-    return models_[s] ? models_[s]->policy() : nullptr;
+    if (observers_[d.seat]) catch_up(ix(d.seat.index()));
+    return models_[d.seat] ? models_[d.seat]->policy() : nullptr;
   }
   game::Action act(const game::Decision& d) override {
-    return agents_[ix(d.seat.index())]->act(table_->view(d.seat), d);
+    return agents_[d.seat]->act(table_->view(d.seat), d);
   }
   void encode(const game::Decision& d, const Row& row) override {
-    models_[ix(d.seat.index())]->prepare(table_->view(d.seat), d, row.obs, row.context, row.legal);
+    models_[d.seat]->prepare(table_->view(d.seat), d, row.obs, row.context, row.legal);
   }
   game::Action choose(const game::Decision& d, const RowResult& r) override {
-    return models_[ix(d.seat.index())]->finish(d, r.probs);
+    return models_[d.seat]->finish(d, r.probs);
   }
   // Observers catch up first (a fault can come at the end), then the game goes to its caller.
   void ended() override {
@@ -80,10 +86,12 @@ class AgentGame final : public EngineGame {
     for (; seen_[s] < events.size(); ++seen_[s]) observers_[s]->observe(events[seen_[s]]);
   }
 
+  const game::TableRules& rules_;
   std::size_t index_;
-  std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents_;
-  std::array<ObservingAgent*, game::kNumSeats> observers_{};
-  std::array<BatchedAgent*, game::kNumSeats> models_{};
+  const std::function<GameStart(std::size_t)>& start_;
+  game::SeatArray<std::unique_ptr<game::Agent>> agents_;
+  game::SeatArray<ObservingAgent*> observers_{};
+  game::SeatArray<BatchedAgent*> models_{};
   std::unique_ptr<game::Table> table_;
   std::array<std::size_t, game::kNumSeats> seen_{};
   const std::function<void(PlayedGame)>& done_;
@@ -97,7 +105,7 @@ class AgentGameDriver final : public EngineDriver {
   std::unique_ptr<EngineGame> next() override {
     if (next_ >= games_) return nullptr;
     const std::size_t i = next_++;
-    return std::make_unique<AgentGame>(rules_, i, start_(i), done_);
+    return std::make_unique<AgentGame>(rules_, i, start_, done_);
   }
   void finished(std::unique_ptr<EngineGame>) override {}  // AgentGame::ended() handed it over
 

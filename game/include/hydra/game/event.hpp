@@ -38,6 +38,15 @@ class Seat {
   std::uint8_t v_ = 0xFF;
 };
 
+// One value per seat, subscripted by Seat (or by a seat number as a std::array is): the per-seat
+// arrays of the table, the actors and the statistics, without a cast at every use.
+template <class T>
+struct SeatArray : std::array<T, kNumSeats> {
+  using std::array<T, kNumSeats>::operator[];
+  constexpr T& operator[](Seat s) { return (*this)[ix(s.index())]; }
+  constexpr const T& operator[](Seat s) const { return (*this)[ix(s.index())]; }
+};
+
 enum class EventType : std::uint8_t {
   none, start_game, start_kyoku, tsumo, dahai, chi, pon, daiminkan, kakan, ankan, dora, reach,
   reach_accepted, hora, ryukyoku, end_kyoku, end_game,

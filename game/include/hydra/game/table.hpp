@@ -70,8 +70,8 @@ class Table {
   // Answers one pending decision; throws InvariantError for an action outside its mask.
   void act(Seat seat, Action a);
 
-  const PlayerView& view(Seat s) const { return views_[ix(s.index())]; }
-  const Legal& legal(Seat s) const { return legal_[ix(s.index())]; }
+  const PlayerView& view(Seat s) const { return views_[s]; }
+  const Legal& legal(Seat s) const { return legal_[s]; }
   const std::vector<Event>& events() const { return events_; }
   std::vector<Event> take_events() { return std::move(events_); }
   int kyoku_played() const { return kyoku_played_; }
@@ -112,10 +112,10 @@ class Table {
 
   TableRules rules_;
   GameKey key_;
-  std::array<PlayerView, kNumSeats> views_;
-  std::array<Legal, kNumSeats> legal_{};
-  std::array<Action, kNumSeats> answers_{};
-  std::array<bool, kNumSeats> answered_{};
+  SeatArray<PlayerView> views_;
+  SeatArray<Legal> legal_{};
+  SeatArray<Action> answers_{};
+  SeatArray<bool> answered_{};
   FixedVec<Decision, kNumSeats> pending_;
   std::optional<Wall> wall_;
   std::vector<Wall::Tiles> given_walls_;

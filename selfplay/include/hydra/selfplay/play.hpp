@@ -88,11 +88,11 @@ inline constexpr std::size_t kPlaySlots = 256;  // games in flight at most
 // (hydra::ThreadLimit::active()), which is what the cores can drive at once.
 std::size_t play_slots(const std::vector<std::string>& agent_names);
 
-// Plays `games` games on the engine in min(slots, games) slots (0: kPlaySlots). start(i) makes game i's
-// agents and key, serially, in index order as slots free up. done(game) gets each finished game
-// as soon as it ends, on a worker thread, one call per game and possibly several at once (its
-// work, writing a log, runs in parallel): it must be safe to call concurrently for different
-// games. Which games are played and what each does depend only on the games, never on the
+// Plays `games` games on the engine in min(slots, games) slots (0: kPlaySlots); games take the
+// slots in index order as others end. start(i) makes game i's agents and key when the game first
+// runs, done(game) gets each finished game as soon as it ends; both are called on worker threads,
+// once per game and possibly several at once (starting games and writing their logs run in
+// parallel), so both must be safe to call concurrently for different games. Which games are played and what each does depend only on the games, never on the
 // thread count.
 void play_games(const game::TableRules& rules, std::size_t games, std::size_t slots,
                 const std::function<GameStart(std::size_t)>& start, const std::function<void(PlayedGame)>& done);

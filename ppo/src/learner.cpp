@@ -75,6 +75,20 @@ double linear(double start, double end, std::int64_t u, std::int64_t total) {
   return start + (end - start) * frac;
 }
 
+// The loss inputs of a minibatch: the network's outputs on it and the stored targets.
+LossInput loss_input(model::HydraNetImpl& net, const RolloutTensors& b, torch::DeviceType device, bool autocast) {
+  LossInput in;
+  in.out = forward(net, b, device, autocast);
+  in.legal = b.legal;
+  in.action = b.action;
+  in.old_logp = b.logp;
+  in.advantage = b.advantage;
+  in.returns = b.returns;
+  in.tenpai = b.tenpai;
+  in.danger = b.danger;
+  return in;
+}
+
 }  // namespace
 
 Learner::Learner(const config::Config& cfg, torch::Device device, game::MasterSeed master)
@@ -270,15 +284,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     for (std::int64_t k = 0; k < batches; ++k) {
       const auto idx = order_t.slice(0, k * n / batches, (k + 1) * n / batches);
       const auto b = data.select(idx);
-      LossInput in;
-      in.out = forward(*net_, b, device_.type(), autocast);
-      in.legal = b.legal;
-      in.action = b.action;
-      in.old_logp = b.logp;
-      in.advantage = b.advantage;
-      in.returns = b.returns;
-      in.tenpai = b.tenpai;
-      in.danger = b.danger;
+      LossInput in = loss_input(*net_, b, device_.type(), autocast);
       if (has_anchor() && !settings.value_only) {
         torch::NoGradGuard no_grad;
         in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
@@ -498,15 +504,7 @@ double Learner::loss(const selfplay::Rollout& rollout, std::int64_t coef_update)
     const auto idx = torch::arange(k * n / batches, (k + 1) * n / batches,
                                    torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
-    LossInput in;
-    in.out = forward(*net_, b, device_.type(), autocast);
-    in.legal = b.legal;
-    in.action = b.action;
-    in.old_logp = b.logp;
-    in.advantage = b.advantage;
-    in.returns = b.returns;
-    in.tenpai = b.tenpai;
-    in.danger = b.danger;
+    LossInput in = loss_input(*net_, b, device_.type(), autocast);
     if (has_anchor() && !settings.value_only) in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
     sum += ppo_loss(in, settings).total.item<double>();
   }

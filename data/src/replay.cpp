@@ -23,7 +23,6 @@ using game::PlayerView;
 using game::Scores;
 using game::Seat;
 
-constexpr std::size_t at(Seat s) { return ix(s.index()); }
 
 // A failed check; the message already names the place.
 struct Mismatch {
@@ -151,7 +150,7 @@ class Checker {
 
   void check_decision(const Event& e, Seat actor, ReplayReport& report) {
     std::string why;
-    if (!views_[at(actor)].is_legal(e, &why))
+    if (!views_[ix(actor)].is_legal(e, &why))
       fail("illegal " + std::string(game::to_string(e.type)) + " by seat " + std::to_string(actor.index()) + ": " + why +
            " [" + game::describe(e) + "]");
     ++report.decisions;
@@ -223,7 +222,7 @@ class Checker {
         return;
       case EventType::reach_accepted: {
         Scores d{};
-        d[at(e.actor)] = -1000;
+        d[ix(e.actor)] = -1000;
         expect(e.deltas == d, "reach_accepted deltas " + scores_text(e.deltas) + ", expected " + scores_text(d));
         pay(d, e);
         ++kyotaku_;
@@ -347,7 +346,7 @@ class Checker {
   // the wall's.
   void check_wall_ura(const Event& e, ReplayReport& report) {
     const auto ura = wall_->ura_indicators();
-    const bool riichi = views_[at(e.actor)].riichi(e.actor);
+    const bool riichi = views_[ix(e.actor)].riichi(e.actor);
     if (e.ura_markers.empty() && !riichi) return;
     expect(ix(e.ura_markers.size()) == ura.size(),
            wall_kyoku_ + "seat " + std::to_string(e.actor.index()) + "'s hora shows " + std::to_string(e.ura_markers.size()) +
@@ -377,7 +376,7 @@ class Checker {
     if (tsumo) expect(e.actor == awaiting_, "tsumo agari out of turn");
     check_decision(e, e.actor, report);
     if (wall_) check_wall_ura(e, report);
-    const PlayerView& v = views_[at(e.actor)];
+    const PlayerView& v = views_[ix(e.actor)];
     const game::WinResult r = v.evaluate_win(e.pai, tsumo, e.target, e.ura_markers);
     expect(r.is_win(), "hora that the scoring engine does not see as a win");
     const std::string who = "seat " + std::to_string(e.actor.index()) + " hora: ";
@@ -419,7 +418,7 @@ class Checker {
     if (reason == R::unknown) {
       // Mortal's ryukyoku does not say why: infer it from the position.
       if (v0.live_left() == 0) reason = R::fanpai;
-      else if (awaiting_.valid() && views_[at(awaiting_)].phase() == game::Phase::turn) reason = R::kyushukyuhai;
+      else if (awaiting_.valid() && views_[ix(awaiting_)].phase() == game::Phase::turn) reason = R::kyushukyuhai;
       else if (v0.riichi_count() == 4) reason = R::suchareach;
       else if (v0.suufon_renda()) reason = R::sufonrenta;
       else if (v0.suukaikan()) reason = R::sukaikan;
@@ -442,7 +441,7 @@ class Checker {
           }
         d = game::exhaustive_draw_deltas(tenpai, nagashi, v0.oya());
         outcome_.exhaustive = true;
-        outcome_.dealer_tenpai = tenpai[at(v0.oya())];
+        outcome_.dealer_tenpai = tenpai[ix(v0.oya())];
         break;
       }
       case R::kyushukyuhai: {

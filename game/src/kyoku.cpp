@@ -8,8 +8,6 @@
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t at(Seat s) { return ix(s.index()); }
-
 MjaiYaku to_mjai(Yaku y) {
   switch (y) {
     case Yaku::riichi: return MjaiYaku::reach;
@@ -88,28 +86,28 @@ Scores win_deltas(const WinResult& r, Seat winner, Seat discarder, Seat oya, int
   const bool liable = pao.valid() && pao != winner;
   if (discarder == winner) {
     if (liable) {
-      d[at(pao)] -= r.points + 300 * h;
-      d[at(winner)] += r.points + 300 * h;
+      d[ix(pao)] -= r.points + 300 * h;
+      d[ix(winner)] += r.points + 300 * h;
     } else {
       for (int s = 0; s < kNumSeats; ++s) {
         if (Seat(s) == winner) continue;
         const int pay = (Seat(s) == oya ? r.tsumo_from_dealer : r.tsumo_from_non_dealer) + 100 * h;
         d[ix(s)] -= pay;
-        d[at(winner)] += pay;
+        d[ix(winner)] += pay;
       }
     }
   } else {
     const int total = r.ron_payment;
     if (liable && pao != discarder) {
       const int half = total / 2;
-      d[at(discarder)] -= half + 300 * h;
-      d[at(pao)] -= total - half;
+      d[ix(discarder)] -= half + 300 * h;
+      d[ix(pao)] -= total - half;
     } else {
-      d[at(discarder)] -= total + 300 * h;
+      d[ix(discarder)] -= total + 300 * h;
     }
-    d[at(winner)] += total + 300 * h;
+    d[ix(winner)] += total + 300 * h;
   }
-  if (sticks_and_honba) d[at(winner)] += 1000 * kyotaku;
+  if (sticks_and_honba) d[ix(winner)] += 1000 * kyotaku;
   return d;
 }
 
@@ -121,7 +119,7 @@ Scores exhaustive_draw_deltas(const std::array<bool, kNumSeats>& tenpai, const s
     if (!nagashi[ix(s)]) continue;
     any_nagashi = true;
     const auto by_wind = nagashi_mangan_deltas(static_cast<Wind>(oya.distance_to(Seat(s))));
-    for (int w = 0; w < kNumSeats; ++w) d[at(oya.next(w))] += by_wind[ix(w)];
+    for (int w = 0; w < kNumSeats; ++w) d[ix(oya.next(w))] += by_wind[ix(w)];
   }
   if (any_nagashi) return d;
   int k = 0;
@@ -168,7 +166,7 @@ bool renchan_of(const KyokuOutcome& outcome) {
 
 bool dealer_top(const GameProgress& before, const Scores& scores_after, const TableRules& rules) {
   const Seat oya = before.oya();
-  return ranks(scores_after)[at(oya)] == 0 && scores_after[at(oya)] >= rules.target_score;
+  return ranks(scores_after)[ix(oya)] == 0 && scores_after[ix(oya)] >= rules.target_score;
 }
 
 }  // namespace

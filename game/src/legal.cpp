@@ -111,7 +111,7 @@ void PlayerView::add_discards(Legal& out, TileMask forbidden) const {
 
 void PlayerView::add_kans(Legal& out) const {
   if (live_left_ <= 0 || kans_total_ >= 4) return;
-  const bool in_riichi = riichi_declared_[at(me_)];
+  const bool in_riichi = riichi_declared_[ix(me_)];
   // Candidates: types held four times, and (not in riichi) the pons.
   std::uint64_t types = 0;
   if (in_riichi) {
@@ -155,7 +155,7 @@ void PlayerView::add_kans(Legal& out) const {
 void PlayerView::turn_actions(Legal& out) const {
   out.phase = Phase::turn;
   const bool after_call = drawn_.is_unknown();
-  if (riichi_declared_[at(me_)]) {
+  if (riichi_declared_[ix(me_)]) {
     const Action a = Action::discard(drawn_);
     out.mask.set(a);
     out.moves[ix(a.index())] = {EventType::dahai, drawn_, Seat::none(), true, {}};
@@ -168,10 +168,10 @@ void PlayerView::turn_actions(Legal& out) const {
     out.moves[Action::kAgari] = {EventType::hora, drawn_, me_, false, {}};
   }
   add_kans(out);
-  if (riichi_declared_[at(me_)]) return;
+  if (riichi_declared_[ix(me_)]) return;
   // One draw lowers shanten by at most one: a hand two or more from tenpai before the draw
   // can not riichi now, and one already tenpai always can.
-  if (hand_.is_menzen() && scores_[at(me_)] >= 1000 && live_left_ >= 4 && shanten_ <= 1 &&
+  if (hand_.is_menzen() && scores_[ix(me_)] >= 1000 && live_left_ >= 4 && shanten_ <= 1 &&
       (shanten_ == 0 || shanten_best(hand_.closed) <= 0)) {
     out.mask.set(Action(Action::kRiichi));
     out.moves[Action::kRiichi] = {EventType::reach, Pai::unknown(), Seat::none(), false, {}};
@@ -213,8 +213,8 @@ void PlayerView::response_actions(Legal& out) const {
   }
   // No calls in riichi, on the last discard (houtei), or where the discard closes the kyoku
   // unless someone wins on it (suufon renda, suukaikan, the fourth riichi).
-  if (riichi_declared_[at(me_)] || live_left_ <= 0 || suufon_renda() || suukaikan()) return;
-  if (riichi_declared_[at(from)] && !riichi_accepted_[at(from)] && riichi_count() == 3) return;
+  if (riichi_declared_[ix(me_)] || live_left_ <= 0 || suufon_renda() || suukaikan()) return;
+  if (riichi_declared_[ix(from)] && !riichi_accepted_[ix(from)] && riichi_count() == 3) return;
   const TileType t = p.type();
   const int ti = t.index();
   const int n = hand_.closed[ix(ti)];
@@ -268,7 +268,7 @@ void PlayerView::chankan_actions(Legal& out) const {
   out.phase = Phase::chankan;
   out.mask.set(Action(Action::kPass));
   // An ankan event hides its tile ("?"): the robbed tile is the kan's, the actor's last meld.
-  const Melds& melds = melds_[at(last_actor_)];
+  const Melds& melds = melds_[ix(last_actor_)];
   const Pai p = last_pai_.is_unknown() ? Pai(melds[melds.size() - 1].first()) : last_pai_;
   if (can_win_on(p, false, last_actor_)) {
     out.mask.set(Action(Action::kAgari));

@@ -20,7 +20,6 @@
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t at(int t) { return ix(t); }
 constexpr bool yaochu(int t) { return TileType(t).is_yaochu(); }
 
 // One candidate: what the best-of comparison and the final report need.
@@ -85,7 +84,7 @@ void add_yakuman(YakuSet& set, int& value, Yaku y, const ScoringRules& r) {
 
 int count_dora(const TileCounts& all, const std::array<TileType, kMaxDoraIndicators>& ind, int n) {
   int d = 0;
-  for (int i = 0; i < n; ++i) d += all[at(ind[at(i)].dora_next().index())];
+  for (int i = 0; i < n; ++i) d += all[ix(ind[ix(i)].dora_next().index())];
   return d;
 }
 
@@ -117,7 +116,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   const auto& a = f.all;
   auto sum9 = [&](int s) {
     int n = 0;
-    for (int k = 0; k < 9; ++k) n += a[at(s + k)];
+    for (int k = 0; k < 9; ++k) n += a[ix(s + k)];
     return n;
   };
   const int man = sum9(0), pin = sum9(9), sou = sum9(18);
@@ -141,7 +140,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   const int seat = wind_tile(ctx.seat_wind).index(), round = wind_tile(ctx.round_wind).index();
   int dragon_sets = 0, dragon_pairs = 0, wind_sets = 0, wind_pairs = 0;
   for (int t = 27; t < 34 && honors > 0; ++t) {
-    const int c = f.all[at(t)];
+    const int c = f.all[ix(t)];
     const bool dragon = t >= 31;
     if (c >= 3) {
       (dragon ? dragon_sets : wind_sets) += 1;
@@ -160,16 +159,16 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   // Declared melds.
   int kans = 0;
   for (int i = 0; i < hand.num_melds; ++i) {
-    const Meld& meld = hand.melds[at(i)];
+    const Meld& meld = hand.melds[ix(i)];
     const int t = meld.first().index();
     if (meld.is_kan()) ++kans;
     if (meld.is_run()) {
       ++f.meld_runs;
-      f.meld_run_mask[at(t / 9)] |= 1 << (t % 9);
+      f.meld_run_mask[ix(t / 9)] |= 1 << (t % 9);
       if (t % 9 != 0 && t % 9 != 6) f.meld_all_yaochu = false;
       continue;
     }
-    if (t < 27) f.meld_trip_mask[at(t / 9)] |= 1 << (t % 9);
+    if (t < 27) f.meld_trip_mask[ix(t / 9)] |= 1 << (t % 9);
     if (!yaochu(t)) f.meld_all_yaochu = false;
     f.meld_fu += set_fu(yaochu(t), meld.is_kan(), !meld.is_open());
     if (meld.kind() == MeldKind::ankan) ++f.meld_ankou;
@@ -183,7 +182,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
     static constexpr std::array<int, 9> kBase = {3, 1, 1, 1, 1, 1, 1, 1, 3};
     bool chuuren = true, junsei = true;
     for (int k = 0; k < 9; ++k) {
-      const int extra = f.all[at(s + k)] - kBase[at(k)];
+      const int extra = f.all[ix(s + k)] - kBase[ix(k)];
       chuuren = chuuren && extra >= 0;
       junsei = junsei && extra == (s + k == f.win ? 1 : 0);
     }
@@ -192,7 +191,7 @@ HandFacts hand_facts(const Hand& hand, const WinContext& ctx, const ScoringRules
   }
 
   for (int t = 27; t < 34; ++t)
-    f.honor_pair_fu[at(t - 27)] = static_cast<std::uint8_t>(pair_fu(t, seat, round, rules.double_wind_pair_fu));
+    f.honor_pair_fu[ix(t - 27)] = static_cast<std::uint8_t>(pair_fu(t, seat, round, rules.double_wind_pair_fu));
 
   f.dora = count_dora(f.all, ctx.dora_indicators, ctx.num_dora_indicators);
   f.aka = hand.red_count();
@@ -233,15 +232,15 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
   int num_runs = 0, closed_trip_fu = 0, closed_trips = 0;
   bool all_yaochu = f.meld_all_yaochu && yaochu(d.pair);
   for (int i = 0; i < d.num_sets; ++i) {
-    const ClosedSet s = d.sets[at(i)];
+    const ClosedSet s = d.sets[ix(i)];
     const int t = s.tile;
     if (s.kind == SetKind::run) {
-      runs[at(num_runs++)] = t;
-      run_mask[at(t / 9)] |= 1 << (t % 9);
+      runs[ix(num_runs++)] = t;
+      run_mask[ix(t / 9)] |= 1 << (t % 9);
       if (t % 9 != 0 && t % 9 != 6) all_yaochu = false;
     } else {
       ++closed_trips;
-      if (t < 27) trip_mask[at(t / 9)] |= 1 << (t % 9);
+      if (t < 27) trip_mask[ix(t / 9)] |= 1 << (t % 9);
       if (!yaochu(t)) all_yaochu = false;
       closed_trip_fu += set_fu(yaochu(t), false, true);
     }
@@ -253,7 +252,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
   if (menzen && num_runs >= 2) {
     int peikou = 0;
     for (int i = 0; i + 1 < num_runs; ++i)
-      if (runs[at(i)] == runs[at(i + 1)]) {
+      if (runs[ix(i)] == runs[ix(i + 1)]) {
         ++peikou;
         ++i;
       }
@@ -262,7 +261,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
   }
   if (run_mask[0] & run_mask[1] & run_mask[2]) add_yaku(shape, shape_han, Yaku::sanshoku, menzen);
   for (int s = 0; s < 3; ++s)
-    if ((run_mask[at(s)] & 0b1001001) == 0b1001001) add_yaku(shape, shape_han, Yaku::ittsu, menzen);
+    if ((run_mask[ix(s)] & 0b1001001) == 0b1001001) add_yaku(shape, shape_han, Yaku::ittsu, menzen);
   if (trip_mask[0] & trip_mask[1] & trip_mask[2]) add_yaku(shape, shape_han, Yaku::sanshoku_doukou, menzen);
   const int total_runs = num_runs + f.meld_runs;
   if (total_runs == 0) add_yaku(shape, shape_han, Yaku::toitoi, menzen);
@@ -270,7 +269,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
     add_yaku(shape, shape_han, f.honors ? Yaku::chanta : Yaku::junchan, menzen);
   }
 
-  const int pair_fu_value = d.pair >= 27 ? f.honor_pair_fu[at(d.pair - 27)] : 0;
+  const int pair_fu_value = d.pair >= 27 ? f.honor_pair_fu[ix(d.pair - 27)] : 0;
   auto try_spot = [&](WinSpot spot, int run_start) {
     Candidate c;
     c.yaku = shape;
@@ -309,7 +308,7 @@ void score_decomposition(const Decomposition& d, const HandFacts& f, Candidate& 
   bool trip_done = false;
   int last_run = -1;
   for (int i = 0; i < d.num_sets; ++i) {
-    const ClosedSet s = d.sets[at(i)];
+    const ClosedSet s = d.sets[ix(i)];
     if (s.kind == SetKind::triplet) {
       if (s.tile == win && !trip_done) {
         trip_done = true;
@@ -342,7 +341,7 @@ void score_kokushi(const HandFacts& f, Candidate& best) {
   c.yaku = f.any_yakuman;
   c.yakuman = f.any_yakuman_value;
   // Thirteen-sided: the thirteen orphans were all held before the winning tile came.
-  add_yakuman(c.yaku, c.yakuman, f.hand->closed[at(f.win)] == 2 ? Yaku::kokushi_13 : Yaku::kokushi, *f.rules);
+  add_yakuman(c.yaku, c.yakuman, f.hand->closed[ix(f.win)] == 2 ? Yaku::kokushi_13 : Yaku::kokushi, *f.rules);
   offer(c, f, best);
 }
 
@@ -353,20 +352,20 @@ void fill_payments(WinResult& r, const HandFacts& f) {
     r.ron_payment = ceil100(r.base * (f.dealer ? 6 : 4));
     r.points = r.ron_payment;
     const int loser = (winner + static_cast<int>(ctx.ron_from)) % 4;
-    r.deltas[at(loser)] -= r.ron_payment + 300 * ctx.honba;
-    r.deltas[at(winner)] += r.ron_payment + 300 * ctx.honba;
+    r.deltas[ix(loser)] -= r.ron_payment + 300 * ctx.honba;
+    r.deltas[ix(winner)] += r.ron_payment + 300 * ctx.honba;
   } else {
     r.tsumo_from_dealer = f.dealer ? 0 : ceil100(r.base * 2);
     r.tsumo_from_non_dealer = ceil100(r.base * (f.dealer ? 2 : 1));
     for (int s = 0; s < 4; ++s) {
       if (s == winner) continue;
       const int pay = (s == 0 ? r.tsumo_from_dealer : r.tsumo_from_non_dealer) + 100 * ctx.honba;
-      r.deltas[at(s)] -= pay;
-      r.deltas[at(winner)] += pay;
+      r.deltas[ix(s)] -= pay;
+      r.deltas[ix(winner)] += pay;
       r.points += pay - 100 * ctx.honba;
     }
   }
-  r.deltas[at(winner)] += 1000 * ctx.riichi_sticks;
+  r.deltas[ix(winner)] += 1000 * ctx.riichi_sticks;
 }
 
 }  // namespace
@@ -396,7 +395,7 @@ std::string_view limit_name(Limit l) {
 
 bool WinResult::has(Yaku y) const {
   for (int i = 0; i < num_yaku; ++i)
-    if (yaku[at(i)].yaku == y) return true;
+    if (yaku[ix(i)].yaku == y) return true;
   return false;
 }
 
@@ -480,14 +479,14 @@ WinResult score_win(const Hand& hand, const WinContext& ctx, const ScoringRules&
 
 void validate_win(const Hand& hand, const WinContext& ctx) {
   auto bad = [](const std::string& what) { throw Error("impossible win situation: " + what); };
-  if (hand.closed[at(ctx.win_tile.index())] == 0)
+  if (hand.closed[ix(ctx.win_tile.index())] == 0)
     bad("the winning tile " + std::string(mjai_name(Pai(ctx.win_tile))) + " is not in the hand");
   if (hand.closed_size() + 3 * hand.num_melds != 14)
     bad("a winning hand has 14 tiles (a kan counts as 3), this one " +
         std::to_string(hand.closed_size() + 3 * hand.num_melds));
   const bool menzen = hand.is_menzen();
   bool has_kan = false;
-  for (int i = 0; i < hand.num_melds; ++i) has_kan = has_kan || hand.melds[at(i)].is_kan();
+  for (int i = 0; i < hand.num_melds; ++i) has_kan = has_kan || hand.melds[ix(i)].is_kan();
   const bool dealer = ctx.seat_wind == Wind::east;
   if ((ctx.riichi || ctx.double_riichi) && !menzen) bad("riichi with an open meld");
   if (ctx.ippatsu && !(ctx.riichi || ctx.double_riichi)) bad("ippatsu without riichi");
@@ -509,8 +508,8 @@ std::array<int, 4> nagashi_mangan_deltas(Wind winner) {
   for (int s = 0; s < 4; ++s) {
     if (s == w) continue;
     const int pay = (w == 0 || s == 0) ? 4000 : 2000;
-    d[at(s)] -= pay;
-    d[at(w)] += pay;
+    d[ix(s)] -= pay;
+    d[ix(w)] += pay;
   }
   return d;
 }

@@ -11,8 +11,6 @@
 namespace hydra::game {
 namespace {
 
-constexpr std::size_t at(Seat s) { return ix(s.index()); }
-
 Tehai sorted_tehai(const Hand& h) {
   Tehai out;
   for (int t = 0; t < kNumTileTypes; ++t) {
@@ -100,7 +98,7 @@ void Table::start_kyoku() {
   for (int k = 0; k < kNumSeats; ++k) {
     auto tiles = wall_->haipai(k);
     std::sort(tiles.begin(), tiles.end());
-    Tehai& t = e.tehais[at(e.oya.next(k))];
+    Tehai& t = e.tehais[ix(e.oya.next(k))];
     for (Tile x : tiles) t.push_back(seen(x));
   }
   outcome_ = {};
@@ -261,11 +259,11 @@ void Table::resolve_responses() {
   }
   if (riichi_pending_) {
     riichi_pending_ = false;
-    scores_[at(responding_to_)] -= 1000;
+    scores_[ix(responding_to_)] -= 1000;
     ++kyotaku_;
     Event e = scored(EventType::reach_accepted);
     e.actor = responding_to_;
-    e.deltas[at(responding_to_)] = -1000;
+    e.deltas[ix(responding_to_)] = -1000;
     emit(e);
     if (views_[0].riichi_count() == kNumSeats) {
       abortive(RyukyokuReason::suchareach);
@@ -362,7 +360,7 @@ void Table::exhaustive_draw() {
   e.detailed = true;
   emit(e);
   outcome_.exhaustive = true;
-  outcome_.dealer_tenpai = tenpai[at(progress_.oya())];
+  outcome_.dealer_tenpai = tenpai[ix(progress_.oya())];
   end_kyoku();
 }
 

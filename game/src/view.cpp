@@ -44,7 +44,7 @@ int PlayerView::riichi_count() const {
 }
 
 bool PlayerView::nagashi(Seat s) const {
-  for (const RiverTile& t : rivers_[at(s)])
+  for (const RiverTile& t : rivers_[ix(s)])
     if (t.called || !t.pai.type().is_yaochu()) return false;
   return true;
 }
@@ -97,7 +97,7 @@ void PlayerView::commit_missed_win() {
   if (!missed_win_) return;
   missed_win_ = false;
   temp_furiten_ = true;
-  if (riichi_declared_[at(me_)]) riichi_furiten_ = true;
+  if (riichi_declared_[ix(me_)]) riichi_furiten_ = true;
 }
 
 void PlayerView::apply(const Event& e) {
@@ -150,17 +150,17 @@ void PlayerView::apply(const Event& e) {
       return;  // the phase (a decision after a rinshan draw) stays
     case EventType::reach:
       check_seat(e, e.actor, "actor");
-      if (riichi_declared_[at(e.actor)]) bad(e, "a second riichi");
-      riichi_declared_[at(e.actor)] = true;
+      if (riichi_declared_[ix(e.actor)]) bad(e, "a second riichi");
+      riichi_declared_[ix(e.actor)] = true;
       phase_ = e.actor == me_ ? Phase::riichi_discard : Phase::idle;
       if (e.actor == me_) double_riichi_ = first_turn(me_);
       return;
     case EventType::reach_accepted:
       check_seat(e, e.actor, "actor");
-      if (!riichi_declared_[at(e.actor)] || riichi_accepted_[at(e.actor)]) bad(e, "reach_accepted without a reach");
-      riichi_accepted_[at(e.actor)] = true;
-      ippatsu_[at(e.actor)] = true;
-      scores_[at(e.actor)] -= 1000;
+      if (!riichi_declared_[ix(e.actor)] || riichi_accepted_[ix(e.actor)]) bad(e, "reach_accepted without a reach");
+      riichi_accepted_[ix(e.actor)] = true;
+      ippatsu_[ix(e.actor)] = true;
+      scores_[ix(e.actor)] -= 1000;
       ++kyotaku_;
       return;  // the others may still call the declaration tile
     case EventType::hora:
@@ -207,7 +207,7 @@ void PlayerView::start_kyoku(const Event& e) {
   dora_markers_.push_back(e.dora_marker);
   live_left_ = 70;
   in_kyoku_ = true;
-  const Tehai& mine = e.tehais[at(me_)];
+  const Tehai& mine = e.tehais[ix(me_)];
   if (mine.size() != 13) bad(e, "a dealt hand must have 13 tiles");
   for (Pai p : mine) {
     if (p.is_unknown()) bad(e, "seat " + std::to_string(me_.index()) + "'s dealt hand is hidden");
@@ -222,8 +222,8 @@ void PlayerView::on_tsumo(const Event& e) {
   check_seat(e, e.actor, "actor");
   if (live_left_ <= 0) bad(e, "tsumo from an empty live wall");
   --live_left_;
-  const bool rinshan = rinshan_next_[at(e.actor)];
-  rinshan_next_[at(e.actor)] = false;
+  const bool rinshan = rinshan_next_[ix(e.actor)];
+  rinshan_next_[ix(e.actor)] = false;
   // A kan ends every ippatsu only once it completes, at its rinshan draw: a kakan robbed by
   // chankan never completes, so the riichi player who robs it keeps ippatsu (Tenhou pays
   // riichi + ippatsu + chankan). The riichi player's own kan ends its ippatsu too.
@@ -241,11 +241,11 @@ void PlayerView::on_tsumo(const Event& e) {
 void PlayerView::on_dahai(const Event& e) {
   check_seat(e, e.actor, "actor");
   if (e.pai.is_unknown()) bad(e, "a discard must show its tile");
-  River& river = rivers_[at(e.actor)];
+  River& river = rivers_[ix(e.actor)];
   if (river.full()) bad(e, "river overflow");
-  const bool declaring = riichi_declared_[at(e.actor)] && !riichi_accepted_[at(e.actor)];
+  const bool declaring = riichi_declared_[ix(e.actor)] && !riichi_accepted_[ix(e.actor)];
   river.push_back({e.pai, e.tsumogiri, declaring, false});
-  if (riichi_accepted_[at(e.actor)]) ippatsu_[at(e.actor)] = false;
+  if (riichi_accepted_[ix(e.actor)]) ippatsu_[ix(e.actor)] = false;
   ++discards_;
   if (e.actor == me_) {
     if (hand_.closed_size() % 3 != 2) bad(e, "a discard while the hand holds 3n+1 tiles");
@@ -270,7 +270,7 @@ void PlayerView::on_call(const Event& e) {
   if (e.actor == e.target) bad(e, "a seat calls its own discard");
   if (last_type_ != EventType::dahai || last_actor_ != e.target || !(last_pai_ == e.pai))
     bad(e, "a call on a tile that is not the last discard");
-  River& river = rivers_[at(e.target)];
+  River& river = rivers_[ix(e.target)];
   river[river.size() - 1].called = true;
   const From from = static_cast<From>(e.actor.distance_to(e.target));
   Meld m;
@@ -285,10 +285,10 @@ void PlayerView::on_call(const Event& e) {
     if (e.consumed.size() != 3) bad(e, "daiminkan consumes three tiles");
     m = Meld::daiminkan(e.pai, {e.consumed[0], e.consumed[1], e.consumed[2]}, from);
     ++kans_total_;
-    ++kans_by_seat_[at(e.actor)];
-    rinshan_next_[at(e.actor)] = true;
+    ++kans_by_seat_[ix(e.actor)];
+    rinshan_next_[ix(e.actor)] = true;
   }
-  Melds& melds = melds_[at(e.actor)];
+  Melds& melds = melds_[ix(e.actor)];
   if (melds.full()) bad(e, "a fifth meld");
   melds.push_back(m);
   no_calls_ = false;
@@ -298,7 +298,7 @@ void PlayerView::on_call(const Event& e) {
     const bool dragon = m.first().is_dragon();
     int sets = 0;
     for (const Meld& x : melds) sets += is_dragon_or_wind_set(x, dragon) ? 1 : 0;
-    if (sets == (dragon ? 3 : 4)) pao_[at(e.actor)] = e.target;
+    if (sets == (dragon ? 3 : 4)) pao_[ix(e.actor)] = e.target;
   }
   phase_ = Phase::idle;
   if (e.actor != me_) return;
@@ -319,7 +319,7 @@ void PlayerView::on_call(const Event& e) {
 
 void PlayerView::on_kakan(const Event& e) {
   check_seat(e, e.actor, "actor");
-  Melds& melds = melds_[at(e.actor)];
+  Melds& melds = melds_[ix(e.actor)];
   int idx = -1;
   for (int i = 0; i < melds.size(); ++i)
     if (melds[i].kind() == MeldKind::pon && melds[i].first() == e.pai.type()) idx = i;
@@ -327,8 +327,8 @@ void PlayerView::on_kakan(const Event& e) {
   if (e.actor == me_ && drawn_.is_unknown()) bad(e, "kakan without a draw");
   melds[idx] = Meld::kakan(melds[idx], e.pai);
   ++kans_total_;
-  ++kans_by_seat_[at(e.actor)];
-  rinshan_next_[at(e.actor)] = true;
+  ++kans_by_seat_[ix(e.actor)];
+  rinshan_next_[ix(e.actor)] = true;
   no_calls_ = false;
   phase_ = Phase::idle;  // ippatsu ends at the rinshan draw (on_tsumo), if nobody robs the tile
   if (e.actor == me_) {
@@ -349,12 +349,12 @@ void PlayerView::on_ankan(const Event& e) {
   check_seat(e, e.actor, "actor");
   if (e.consumed.size() != 4) bad(e, "ankan consumes four tiles");
   const Meld m = Meld::ankan({e.consumed[0], e.consumed[1], e.consumed[2], e.consumed[3]});
-  Melds& melds = melds_[at(e.actor)];
+  Melds& melds = melds_[ix(e.actor)];
   if (melds.full()) bad(e, "a fifth meld");
   melds.push_back(m);
   ++kans_total_;
-  ++kans_by_seat_[at(e.actor)];
-  rinshan_next_[at(e.actor)] = true;
+  ++kans_by_seat_[ix(e.actor)];
+  rinshan_next_[ix(e.actor)] = true;
   no_calls_ = false;
   phase_ = Phase::idle;  // ippatsu ends at the rinshan draw (on_tsumo), as for a kakan
   if (e.actor == me_) {

@@ -37,9 +37,9 @@ WinSituation PlayerView::win_situation(Pai tile, bool tsumo, Seat from, const Do
   c.ron_from = tsumo ? From::self : static_cast<From>(me_.distance_to(from));
   c.round_wind = static_cast<Wind>(bakaze_.index() - 27);
   c.seat_wind = static_cast<Wind>(oya_.distance_to(me_));
-  c.riichi = riichi_accepted_[at(me_)];
+  c.riichi = riichi_accepted_[ix(me_)];
   c.double_riichi = c.riichi && double_riichi_;
-  c.ippatsu = c.riichi && ippatsu_[at(me_)];
+  c.ippatsu = c.riichi && ippatsu_[ix(me_)];
   c.rinshan = tsumo && rinshan_draw_;
   c.haitei = tsumo && !rinshan_draw_ && live_left_ == 0;
   c.houtei = !tsumo && live_left_ == 0 && last_type_ == EventType::dahai;

@@ -38,13 +38,22 @@ class Seat {
   std::uint8_t v_ = 0xFF;
 };
 
+}  // namespace hydra::game
+
+namespace hydra {
+// A seat as an array index (ix of its number): the one spelling of that conversion.
+constexpr std::size_t ix(game::Seat s) { return ix(s.index()); }
+}  // namespace hydra
+
+namespace hydra::game {
+
 // One value per seat, subscripted by Seat (or by a seat number as a std::array is): the per-seat
 // arrays of the table, the actors and the statistics, without a cast at every use.
 template <class T>
 struct SeatArray : std::array<T, kNumSeats> {
   using std::array<T, kNumSeats>::operator[];
-  constexpr T& operator[](Seat s) { return (*this)[ix(s.index())]; }
-  constexpr const T& operator[](Seat s) const { return (*this)[ix(s.index())]; }
+  constexpr T& operator[](Seat s) { return (*this)[ix(s)]; }
+  constexpr const T& operator[](Seat s) const { return (*this)[ix(s)]; }
 };
 
 enum class EventType : std::uint8_t {

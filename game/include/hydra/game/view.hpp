@@ -80,18 +80,18 @@ class PlayerView {
   const DoraMarkers& dora_markers() const { return dora_markers_; }
   int live_left() const { return live_left_; }
   int kans() const { return kans_total_; }
-  const River& river(Seat s) const { return rivers_[at(s)]; }
-  const Melds& melds(Seat s) const { return melds_[at(s)]; }
-  bool riichi(Seat s) const { return riichi_accepted_[at(s)]; }
-  bool riichi_declared(Seat s) const { return riichi_declared_[at(s)]; }
-  bool ippatsu(Seat s) const { return ippatsu_[at(s)]; }
-  Seat pao(Seat s) const { return pao_[at(s)]; }  // who is liable for s's daisangen/daisuushii
+  const River& river(Seat s) const { return rivers_[ix(s)]; }
+  const Melds& melds(Seat s) const { return melds_[ix(s)]; }
+  bool riichi(Seat s) const { return riichi_accepted_[ix(s)]; }
+  bool riichi_declared(Seat s) const { return riichi_declared_[ix(s)]; }
+  bool ippatsu(Seat s) const { return ippatsu_[ix(s)]; }
+  Seat pao(Seat s) const { return pao_[ix(s)]; }  // who is liable for s's daisangen/daisuushii
   int riichi_count() const;
   // Nagashi mangan so far: every discard a terminal or honour, none called.
   bool nagashi(Seat s) const;
   // The first go-around: no call yet and this seat has not discarded (tenhou, chiihou, double
   // riichi, kyuushu kyuuhai).
-  bool first_turn(Seat s) const { return no_calls_ && rivers_[at(s)].empty(); }
+  bool first_turn(Seat s) const { return no_calls_ && rivers_[ix(s)].empty(); }
   // After the fourth discard of an uncalled first go-around: all four the same wind.
   bool suufon_renda() const;
   // Four kans by more than one seat: the kyoku ends once the next discard passes.
@@ -101,7 +101,6 @@ class PlayerView {
   Pai last_tile() const { return last_pai_; }
 
  private:
-  static constexpr std::size_t at(Seat s) { return ix(s.index()); }
   void start_kyoku(const Event& e);
   void on_tsumo(const Event& e);
   void on_dahai(const Event& e);

@@ -396,11 +396,9 @@ void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
 // goes on) and, when the game ended in it, the final scores.
 void Actors::Impl::branch_ended(ActorGame& b) {
   ActorGame& p = *b.parent;
-  std::array<int, kSeats> final_scores{};
   const game::Scores& fin = b.table_->done() ? b.table_->final_scores() : b.table_->scores();
-  for (std::size_t s = 0; s < kSeats; ++s) final_scores[s] = fin[s];
   KyokuRewardModel& model = reward_model ? *reward_model : score_rewards;
-  const auto rewards = model.rewards(b.kyoku, final_scores);
+  const auto rewards = model.rewards(b.kyoku, fin);
   HYDRA_CHECK(rewards.size() > b.branch_kyoku, "selfplay: a branch's reward model gave no reward for its kyoku");
   p.branch_reward[b.parent_seat][b.parent_decision] = rewards[b.branch_kyoku][b.parent_seat];
   ++stats.branches;
@@ -429,16 +427,10 @@ void Actors::Impl::settle(ActorGame& g) {
   const game::Table& t = *g.table_;
   const game::Scores& fin = t.final_scores();
   const std::size_t nk = g.kyoku.size();
-  std::array<int, kSeats> final_scores{};
-  for (std::size_t s = 0; s < kSeats; ++s) final_scores[s] = fin[s];
-  // Ranks: ties go to the seat nearer the first dealer (Tenhou).
-  std::array<int, kSeats> rank{};
-  for (std::size_t s = 0; s < kSeats; ++s)
-    for (std::size_t o = 0; o < kSeats; ++o)
-      if (fin[o] > fin[s] || (fin[o] == fin[s] && o < s)) ++rank[s];
+  const std::array<int, kSeats> rank = game::ranks(fin);  // ties to the seat nearer the first dealer
 
   KyokuRewardModel& model = reward_model ? *reward_model : score_rewards;
-  const std::vector<std::array<double, 4>> rewards = model.rewards(g.kyoku, final_scores);
+  const std::vector<std::array<double, 4>> rewards = model.rewards(g.kyoku, fin);
   HYDRA_CHECK(rewards.size() == nk, "selfplay: the reward model gave one reward per kyoku");
 
   const GameStats seat_games = g.tally.finish(fin, rules.uma_eval);
@@ -450,14 +442,14 @@ void Actors::Impl::settle(ActorGame& g) {
     stats.unearned_kyoku += assign_episode_rewards(g.traj[s], g.traj_kyoku[s], rewards, s);
     Rollout& tr = g.traj[s];
     for (const std::size_t i : g.branched[s]) {
-      const auto k = static_cast<std::size_t>(g.traj_kyoku[s][i]);
+      const auto k = ix(g.traj_kyoku[s][i]);
       tr.paired_advantage[i] = static_cast<float>(rewards[k][s] - g.branch_reward[s][i]);
     }
     for (const std::uint8_t p : tr.paired) stats.paired += p;
     out.append(tr);
 
     ++ks.learner_seats;
-    ++ks.ranks[static_cast<std::size_t>(rank[s])];
+    ++ks.ranks[ix(rank[s])];
     const SeatGame& sg = seat_games[s];
     ks.learner_kyoku += sg.kyoku;
     ks.wins += sg.wins;

@@ -10,11 +10,7 @@ namespace hydra::selfplay {
 std::vector<std::array<double, 4>> ScoreRewardModel::rewards(const std::vector<game::KyokuStart>& kyoku,
                                                              const std::array<int, 4>& final_scores) {
   constexpr std::size_t kSeats = 4;
-  // Ranks: ties go to the seat nearer the first dealer (Tenhou).
-  std::array<int, kSeats> rank{};
-  for (std::size_t s = 0; s < kSeats; ++s)
-    for (std::size_t o = 0; o < kSeats; ++o)
-      if (final_scores[o] > final_scores[s] || (final_scores[o] == final_scores[s] && o < s)) ++rank[s];
+  const std::array<int, kSeats> rank = game::ranks(final_scores);  // ties to the seat nearer the first dealer
   const std::size_t nk = kyoku.size();
   std::vector<std::array<double, 4>> out;
   out.reserve(nk);
@@ -23,7 +19,7 @@ std::vector<std::array<double, 4>> ScoreRewardModel::rewards(const std::vector<g
     for (std::size_t s = 0; s < kSeats; ++s) {
       const int end = k + 1 < nk ? kyoku[k + 1].scores[s] : final_scores[s];
       r[s] = (end - kyoku[k].scores[s]) / kRewardScale +
-             (k + 1 == nk ? kPlacementReward[static_cast<std::size_t>(rank[s])] : 0.0);
+             (k + 1 == nk ? kPlacementReward[ix(rank[s])] : 0.0);
     }
     out.push_back(r);
   }

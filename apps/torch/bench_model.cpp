@@ -91,12 +91,12 @@ ModelRate time_batch(selfplay::InferenceModel& net, const data::SampleBatch& pos
   // A batch of `batch` rows cycling over the positions, laid out as the actors lay theirs out.
   const auto ub = ix(batch);
   std::vector<float> obs(ub * encoder::kObsSize), ctx(ub * data::kSampleContext), probs(ub * data::kSampleActions), value(ub);
-  std::vector<std::uint64_t> legal(ub);
+  std::vector<game::ActionMask> legal(ub);
   for (std::size_t i = 0; i < ub; ++i) {
     const std::size_t j = i % pos.size();
     std::copy_n(pos.obs.data() + j * encoder::kObsSize, encoder::kObsSize, obs.data() + i * encoder::kObsSize);
     std::copy_n(pos.context.data() + j * data::kSampleContext, data::kSampleContext, ctx.data() + i * data::kSampleContext);
-    legal[i] = pos.legal_mask(j).bits();
+    legal[i] = pos.legal_mask(j);
   }
   const selfplay::PolicyBatch in{obs.data(), ctx.data(), legal.data(), batch};
   const selfplay::PolicyOutput out{probs.data(), value.data()};

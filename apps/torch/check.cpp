@@ -145,8 +145,8 @@ void check_graphs(selfplay::InferenceModel& net, const data::SampleBatch& s, con
                   std::vector<Check>& out) {
   if (!net.cuda_graphs()) return;
   const std::int64_t n = pos.size();
-  std::vector<std::uint64_t> legal;
-  for (std::size_t i = 0; i < s.size(); ++i) legal.push_back(s.legal_mask(i).bits());
+  std::vector<game::ActionMask> legal;
+  for (std::size_t i = 0; i < s.size(); ++i) legal.push_back(s.legal_mask(i));
   const auto obs = pos.obs.contiguous();
   const auto ctx = pos.context.contiguous();
   const auto run = [&](bool graphs, std::int64_t count, std::vector<float>& probs, std::vector<float>& value) {

@@ -203,7 +203,7 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
   const std::size_t n = rows.size();
   const auto obs_size = static_cast<std::size_t>(encoder::kObsSize);
   std::vector<float> obs(n * obs_size), context(n * ix(selfplay::kContext));
-  std::vector<std::uint64_t> legal(n);
+  std::vector<game::ActionMask> legal(n);
   std::vector<game::Decision> decisions(n);
   std::vector<std::unique_ptr<selfplay::ModelAgent>> agents(4);
   std::vector<std::unique_ptr<game::PlayerView>> views(4);
@@ -226,7 +226,7 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
       const std::size_t row = rows[next];
       const int s = stats.sample_seat[row];
       const game::PlayerView& v = *views[ix(s)];
-      const std::uint64_t mask = samples.legal_mask(row).bits();
+      const game::ActionMask mask = samples.legal_mask(row);
       game::Decision& d = decisions[next];
       d.seat = game::Seat(s);
       v.legal(legal_moves);
@@ -234,7 +234,7 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
       const bool kan_select = samples.type[row] == static_cast<std::uint8_t>(data::DecisionType::kan) &&
                               samples.action[row] != Action::kKan;
       d.phase = kan_select ? game::Phase::kan_select : v.phase();
-      d.mask = game::ActionMask(mask);
+      d.mask = mask;
       agents[ix(s)]->prepare(v, d, obs.data() + next * obs_size, context.data() + next * ix(selfplay::kContext), &legal[next]);
       HYDRA_CHECK(legal[next] == mask, "review: the agent's legal mask differs from the extractor's");
 
@@ -250,7 +250,7 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
       out.taken = static_cast<int>(samples.action[row]);
       out.taken_label = label_with(out.taken, kan_select, legal_moves);
       for (int a = 0; a < data::kSampleActions; ++a)
-        if (mask & (std::uint64_t{1} << a)) out.choices.push_back({a, label_with(a, kan_select, legal_moves), 0.0F});
+        if (mask.test(Action(a))) out.choices.push_back({a, label_with(a, kan_select, legal_moves), 0.0F});
     }
   }
   HYDRA_CHECK(next == n, "review: a decision was not met while replaying the events");

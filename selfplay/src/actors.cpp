@@ -117,11 +117,11 @@ class ActorGame final : public EngineGame {
     round_to_half(row.obs, stored >= 0 ? traj[s].obs.data() + ix(stored) * kObs : nullptr, kObs);
     const auto ctx = encoder::score_context(view);
     std::copy(ctx.begin(), ctx.end(), row.context);
-    *row.legal = perm[s](d.mask).bits();
+    *row.legal = perm[s](d.mask);
     if (stored >= 0) {
       const auto i = ix(stored);
       Rollout& r = traj[s];
-      r.legal[i] = *row.legal;
+      r.legal[i] = row.legal->bits();
       std::copy(ctx.begin(), ctx.end(), r.context.data() + i * kContext);
       for (int o = 1; o <= kOpponents; ++o)
         r.opp_waits[i * kOpponents + static_cast<std::size_t>(o - 1)] =
@@ -143,7 +143,7 @@ class ActorGame final : public EngineGame {
     }
     // selfplay.temperature shapes the learner's own seats; snapshots opposing it play at T = 1.
     const double inv_t = seats[s].learner ? 1.0 / temperature_ : 1.0;
-    const std::uint64_t legal = perm[s](d.mask).bits();
+    const game::ActionMask legal = perm[s](d.mask);
     const int chosen = sample_action(res.probs, legal, inv_t, rng[s].uniform01());
     if (stored >= 0) {
       const auto i = ix(stored);

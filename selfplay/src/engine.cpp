@@ -33,7 +33,7 @@ struct PolicyRows {
   std::size_t rows = 0;
   std::int64_t version = 0;
   std::vector<float> obs, context, probs, value;
-  std::vector<std::uint64_t> legal;
+  std::vector<game::ActionMask> legal;
 
   void resize(std::size_t n) {
     rows = n;

@@ -13,7 +13,7 @@ namespace hydra::selfplay {
 
 game::Action pick_action(const float* probs, const game::ActionMask& mask, std::optional<double> u) {
   HYDRA_CHECK(!mask.empty(), "pick_action: no legal action");
-  if (u) return game::Action(sample_action(probs, mask.bits(), 1.0, *u));
+  if (u) return game::Action(sample_action(probs, mask, 1.0, *u));
   int best = -1;
   for (int a = 0; a < kActions; ++a)
     if (mask.test(game::Action(a)) && (best < 0 || probs[a] > probs[best])) best = a;
@@ -77,7 +77,7 @@ void ModelAgent::apply(const game::Event& e) {
 }
 
 void ModelAgent::prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
-                         std::uint64_t* legal) {
+                         game::ActionMask* legal) {
   if (!observer_)
     throw InvariantError("model agent '" + name_ + "' asked to act before start_game or any event");
   const game::PlayerView& own = observer_->view();
@@ -86,17 +86,17 @@ void ModelAgent::prepare(const game::PlayerView& view, const game::Decision& d, 
   std::copy(o.v.begin(), o.v.end(), obs);
   const auto ctx = encoder::score_context(own);
   std::copy(ctx.begin(), ctx.end(), context);
-  *legal = d.mask.bits();
+  *legal = d.mask;
 }
 
 game::Action ModelAgent::finish(const game::Decision& d, const float* probs) {
   if (!options_.sample) return pick_action(probs, d.mask, std::nullopt);
   // The self-play actors' sampler (policy.hpp), at the agent's temperature.
-  return game::Action(sample_action(probs, d.mask.bits(), 1.0 / options_.temperature, rng_.uniform01()));
+  return game::Action(sample_action(probs, d.mask, 1.0 / options_.temperature, rng_.uniform01()));
 }
 
 game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision& d) {
-  std::uint64_t legal = 0;
+  game::ActionMask legal;
   prepare(view, d, obs_.data(), context_.data(), &legal);
   PolicyBatch in;
   in.obs = obs_.data();

@@ -16,12 +16,12 @@
 
 namespace hydra::selfplay {
 
-int sample_action(const float* probs, std::uint64_t legal, double inv_t, double u) {
+int sample_action(const float* probs, game::ActionMask legal, double inv_t, double u) {
   std::array<double, kActions> wts{};
   double total = 0;
   int last = -1;
   for (int a = 0; a < kActions; ++a) {
-    if (!((legal >> a) & 1U) || !(probs[a] > 0.0f)) continue;
+    if (!legal.test(game::Action(a)) || !(probs[a] > 0.0f)) continue;
     const double p = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
     wts[ix(a)] = p;
     total += p;
@@ -38,27 +38,27 @@ int sample_action(const float* probs, std::uint64_t legal, double inv_t, double 
   return last;  // rounding left u * total at the very end
 }
 
-double sampled_log_prob(const float* probs, std::uint64_t legal, double inv_t, int action) {
+double sampled_log_prob(const float* probs, game::ActionMask legal, double inv_t, int action) {
   const auto p = [&](int a) { return static_cast<double>(probs[a]); };
   if (inv_t == 1.0) return std::log(p(action));
   // In logs, relative to the largest weight, so that p^(1/T) cannot underflow at small T.
   double max_log = -INFINITY;
   for (int a = 0; a < kActions; ++a)
-    if (((legal >> a) & 1U) && probs[a] > 0.0f) max_log = std::max(max_log, inv_t * std::log(p(a)));
+    if (legal.test(game::Action(a)) && probs[a] > 0.0f) max_log = std::max(max_log, inv_t * std::log(p(a)));
   double sum = 0;
   for (int a = 0; a < kActions; ++a)
-    if (((legal >> a) & 1U) && probs[a] > 0.0f) sum += std::exp(inv_t * std::log(p(a)) - max_log);
+    if (legal.test(game::Action(a)) && probs[a] > 0.0f) sum += std::exp(inv_t * std::log(p(a)) - max_log);
   return inv_t * std::log(p(action)) - max_log - std::log(sum);
 }
 
-void masked_softmax(const float* logits, std::uint64_t legal, float* probs) {
-  HYDRA_CHECK(legal != 0, "masked_softmax: no legal action");
+void masked_softmax(const float* logits, game::ActionMask legal, float* probs) {
+  HYDRA_CHECK(!legal.empty(), "masked_softmax: no legal action");
   float max = -INFINITY;
   for (int a = 0; a < kActions; ++a)
-    if ((legal >> a) & 1U) max = std::max(max, logits[a]);
+    if (legal.test(game::Action(a))) max = std::max(max, logits[a]);
   double sum = 0;
   for (int a = 0; a < kActions; ++a) {
-    const float e = ((legal >> a) & 1U) ? std::exp(logits[a] - max) : 0.0f;
+    const float e = legal.test(game::Action(a)) ? std::exp(logits[a] - max) : 0.0f;
     probs[a] = e;
     sum += e;
   }

@@ -83,6 +83,13 @@ void from_half(const std::uint16_t* in, float* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = from_half(in[i]);
 }
 
+std::vector<game::ActionMask> Rollout::legal_masks() const {
+  std::vector<game::ActionMask> out;
+  out.reserve(legal.size());
+  for (const std::uint64_t bits : legal) out.emplace_back(bits);
+  return out;
+}
+
 void Rollout::clear() {
   obs.clear();
   context.clear();

@@ -155,7 +155,7 @@ TEST(Learner, TrainsThePolicyTheActorsSampleAtTheirTemperature) {
     const auto probs = torch::softmax(learner.net().forward(obs, ctx).policy, -1).contiguous();
     for (std::size_t i = 0; i < rollout.size(); ++i)
       rollout.logp[i] = static_cast<float>(hydra::selfplay::sampled_log_prob(
-          probs[static_cast<std::int64_t>(i)].data_ptr<float>(), rollout.legal[i], 2.0, rollout.action[i]));
+          probs[static_cast<std::int64_t>(i)].data_ptr<float>(), hydra::game::ActionMask(rollout.legal[i]), 2.0, rollout.action[i]));
   }
   const auto logp = learner.log_probs(rollout);
   const auto want = torch::tensor(rollout.logp);

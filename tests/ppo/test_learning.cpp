@@ -80,7 +80,7 @@ void remove_path(const fs::path& p) {
 // when a group holds one channel (the 32-channel test network).
 struct Situation {
   int context = 0;
-  std::uint64_t legal = 0;
+  hydra::game::ActionMask legal;
 };
 
 void light(int context, float* obs, std::uint16_t* half) {
@@ -103,9 +103,10 @@ Rollout play(InferenceModel& actor, const std::vector<Situation>& situations, in
   for (std::size_t i = 0; i < un; ++i) {
     const Situation& s = situations[i % situations.size()];
     light(s.context, obs.data() + i * kObs, r.obs.data() + i * kObs);
-    r.legal.push_back(s.legal);
+    r.legal.push_back(s.legal.bits());
   }
-  actor.evaluate(hydra::selfplay::PolicyBatch{obs.data(), ctx.data(), r.legal.data(), n},
+  const auto legal = r.legal_masks();
+  actor.evaluate(hydra::selfplay::PolicyBatch{obs.data(), ctx.data(), legal.data(), n},
                  hydra::selfplay::PolicyOutput{probs.data(), value.data()});
   std::uniform_real_distribution<double> u01(0.0, 1.0);
   r.context = ctx;
@@ -115,7 +116,7 @@ Rollout play(InferenceModel& actor, const std::vector<Situation>& situations, in
     double acc = 0;
     int chosen = -1;
     for (int a = 0; a < 46; ++a) {
-      if (!((r.legal[i] >> a) & 1U)) continue;
+      if (!legal[i].test(hydra::game::Action(a))) continue;
       chosen = a;
       acc += p[a];
       if (u < acc) break;
@@ -154,7 +155,7 @@ TEST(PpoLearning, ContextualBanditReachesItsOptimalPolicy) {
   cfg.ppo.lr_floor = 1e-3;
   Learner learner(cfg, torch::kCPU, MasterSeed{11});
   InferenceModel actor(learner.net(), torch::kCPU, 0);
-  const std::uint64_t legal = 0xFULL | (std::uint64_t{1} << 45);
+  const hydra::game::ActionMask legal(0xFULL | (std::uint64_t{1} << 45));
   const std::vector<Situation> situations{{0, legal}, {1, legal}, {2, legal}, {3, legal}};
   const auto reward = [](int c, int a) { return a == c ? 1.0 : a == (c + 1) % 4 ? 0.5 : 0.0; };
   std::mt19937_64 rng(5);
@@ -420,7 +421,7 @@ TEST(PpoLearning, ValueWarmupLearnsTheNormalisedReturnScaleAndLeavesThePolicy) {
   EXPECT_TRUE(learner.has_anchor()) << "a run from ppo.init anchors to it by default";
   EXPECT_EQ(learner.value_warmup_updates(), 20);
   InferenceModel actor(learner.net(), torch::kCPU, 0);
-  const std::uint64_t legal = 0xFULL;
+  const hydra::game::ActionMask legal(0xFULL);
   const std::vector<Situation> situations{{0, legal}, {1, legal}};
   std::mt19937_64 rng(3);
   const auto reward = [](int c, int) { return c == 0 ? 3.0 : -3.0; };
@@ -449,7 +450,7 @@ TEST(PpoLearning, ValueWarmupLearnsTheNormalisedReturnScaleAndLeavesThePolicy) {
     std::vector<float> obs(2 * kObs, 0.0f), ctx(32, 0.0f), probs(2 * 46), value(2);
     light(0, obs.data(), nullptr);
     light(1, obs.data() + kObs, nullptr);
-    const std::uint64_t legals[2] = {legal, legal};
+    const hydra::game::ActionMask legals[2] = {legal, legal};
     actor.evaluate(hydra::selfplay::PolicyBatch{obs.data(), ctx.data(), legals, 2},
                    hydra::selfplay::PolicyOutput{probs.data(), value.data()});
     EXPECT_NEAR(value[0], 1.0, 0.25) << "V(situation 0) in normalised return units";

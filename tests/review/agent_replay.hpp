@@ -56,11 +56,9 @@ inline std::vector<AgentDecision> agent_decisions(const data::GameLog& log, cons
     for (; next < rows.size() && stats.sample_observed[rows[next]] == static_cast<int>(i); ++next) {
       const std::size_t row = rows[next];
       const int s = stats.sample_seat[row];
-      std::uint64_t mask = 0;
-      for (int a = 0; a < data::kSampleActions; ++a)
-        if (samples.legal[row * data::kSampleActions + ix(a)]) mask |= std::uint64_t{1} << a;
+      const game::ActionMask mask = samples.legal_mask(row);
       const game::PlayerView& v = *views[ix(s)];
-      const game::Decision d{game::Seat(s), v.phase(), game::ActionMask(mask)};
+      const game::Decision d{game::Seat(s), v.phase(), mask};
       AgentDecision a;
       a.seat = s;
       a.action = agents[ix(s)]->act(v, d).index();

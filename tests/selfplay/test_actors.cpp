@@ -390,7 +390,8 @@ TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheTemperedPolicy) {
   from_half(r.obs.data(), obs.data(), obs.size());
   std::vector<float> probs(r.size() * kActions), value(r.size());
   LinearTestPolicy fresh(1, 1);
-  fresh.evaluate(PolicyBatch{obs.data(), r.context.data(), r.legal.data(), static_cast<int>(r.size())},
+  const auto legal = r.legal_masks();
+  fresh.evaluate(PolicyBatch{obs.data(), r.context.data(), legal.data(), static_cast<int>(r.size())},
                  PolicyOutput{probs.data(), value.data()});
   std::size_t argmax = 0;
   for (std::size_t i = 0; i < r.size(); ++i) {

@@ -207,7 +207,7 @@ class BranchingGame final : public EngineGame {
     for (std::size_t t = 0; t < 34; ++t) row.obs[t] = static_cast<float>(v.hand().closed[t]);
     row.obs[34] = static_cast<float>(table_->decisions() % 7);
     std::fill(row.context, row.context + encoder::kContextSize, 0.0f);
-    *row.legal = d.mask.bits();
+    *row.legal = d.mask;
   }
   game::Action choose(const game::Decision& d, const RowResult& r) override {
     if (!branch_ && every_ > 0 && table_->pending().size() == 1 && ++decisions_ % every_ == 0) {

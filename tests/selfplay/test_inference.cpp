@@ -50,7 +50,7 @@ config::Config tiny_config() {
 // Real observations: the decisions of a few seeded self-play kyoku (test policy).
 struct Observations {
   std::vector<float> obs, context;
-  std::vector<std::uint64_t> legal;
+  std::vector<game::ActionMask> legal;
   int n = 0;
 };
 
@@ -63,7 +63,8 @@ Observations real_observations(int max) {
   o.obs.resize(n * encoder::kObsSize);
   from_half(r.obs.data(), o.obs.data(), o.obs.size());
   o.context.assign(r.context.begin(), r.context.begin() + static_cast<std::ptrdiff_t>(n * kContext));
-  o.legal.assign(r.legal.begin(), r.legal.begin() + o.n);
+  const auto legal = r.legal_masks();
+  o.legal.assign(legal.begin(), legal.begin() + o.n);
   return o;
 }
 
@@ -109,7 +110,7 @@ TEST(InferenceModel, BatchedEqualsOneAtATimeFromSeveralThreads) {
     for (int a = 0; a < kActions; ++a) {
       const float b = batched.probs[ui * kActions + ix(a)];
       EXPECT_NEAR(b, single[ui].probs[ix(a)], 1e-5) << "row " << i << " action " << a;
-      if (!((o.legal[ui] >> a) & 1U)) {
+      if (!o.legal[ui].test(game::Action(a))) {
         EXPECT_EQ(b, 0.0f);
       }
       sum += b;
@@ -133,12 +134,12 @@ TEST(InferenceModel, EqualsTheLearnerNetworksMaskedSoftmax) {
     const auto logits = out.policy[i];
     double max = -1e30;
     for (int a = 0; a < kActions; ++a)
-      if ((o.legal[ix(i)] >> a) & 1U) max = std::max(max, static_cast<double>(logits[a].item<float>()));
+      if (o.legal[ix(i)].test(game::Action(a))) max = std::max(max, static_cast<double>(logits[a].item<float>()));
     double z = 0;
     for (int a = 0; a < kActions; ++a)
-      if ((o.legal[ix(i)] >> a) & 1U) z += std::exp(logits[a].item<float>() - max);
+      if (o.legal[ix(i)].test(game::Action(a))) z += std::exp(logits[a].item<float>() - max);
     for (int a = 0; a < kActions; ++a) {
-      const double want = ((o.legal[ix(i)] >> a) & 1U) ? std::exp(logits[a].item<float>() - max) / z : 0.0;
+      const double want = (o.legal[ix(i)].test(game::Action(a))) ? std::exp(logits[a].item<float>() - max) / z : 0.0;
       EXPECT_NEAR(r.probs[static_cast<std::size_t>(i * kActions + a)], want, 1e-6);
     }
     EXPECT_NEAR(r.value[ix(i)], out.value[i][0].item<float>(), 1e-6);
@@ -189,7 +190,8 @@ TEST(InferenceModel, EveryDecisionOfTheNextCollectCarriesThePublishedVersion) {
   std::vector<float> obs(b.obs.size());
   from_half(b.obs.data(), obs.data(), obs.size());
   std::vector<float> probs(b.size() * kActions), value(b.size());
-  model->evaluate(PolicyBatch{obs.data(), b.context.data(), b.legal.data(), static_cast<int>(b.size())},
+  const auto legal = b.legal_masks();
+  model->evaluate(PolicyBatch{obs.data(), b.context.data(), legal.data(), static_cast<int>(b.size())},
                   PolicyOutput{probs.data(), value.data()});
   for (std::size_t i = 0; i < b.size(); ++i) {
     EXPECT_NEAR(b.logp[i], std::log(probs[i * kActions + static_cast<std::size_t>(b.action[i])]), 1e-5);

@@ -39,7 +39,7 @@ namespace hydra::selfplay {
 struct Row {
   float* obs = nullptr;             // encoder::kObsSize values
   float* context = nullptr;         // encoder::kContextSize values
-  std::uint64_t* legal = nullptr;   // the mask the policy normalises over (bit a = action a)
+  game::ActionMask* legal = nullptr;  // the mask the policy normalises over
 };
 
 // What the policy answered for a row.

@@ -51,7 +51,7 @@ class ModelAgent final : public BatchedAgent {
   game::Action act(const game::PlayerView& view, const game::Decision& d) override;
   BatchPolicy* policy() const override { return policy_.get(); }
   void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
-               std::uint64_t* legal) override;
+               game::ActionMask* legal) override;
   game::Action finish(const game::Decision& d, const float* probs) override;
 
   // The observation of the last decision act() evaluated (tests).

@@ -57,9 +57,9 @@ std::vector<AgentFault> faults_of(const std::array<game::Agent*, game::kNumSeats
 class BatchedAgent : public ObservingAgent {
  public:
   virtual BatchPolicy* policy() const = 0;
-  // obs: encoder::kObsSize floats, context: 16 floats, legal: the decision's mask bits.
+  // obs: encoder::kObsSize floats, context: 16 floats, legal: the decision's mask.
   virtual void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
-                       std::uint64_t* legal) = 0;
+                       game::ActionMask* legal) = 0;
   virtual game::Action finish(const game::Decision& d, const float* probs) = 0;
 };
 

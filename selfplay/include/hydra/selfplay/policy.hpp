@@ -15,13 +15,14 @@
 #include <vector>
 
 #include "hydra/encoder/layout.hpp"
+#include "hydra/game/action.hpp"
 
 namespace hydra::selfplay {
 
 struct PolicyBatch {
   const float* obs = nullptr;            // n * encoder::kObsSize, [n, 85, 34]
   const float* context = nullptr;        // n * 16, the score context (score_context below)
-  const std::uint64_t* legal = nullptr;  // n legal masks, bit a = action a (46 actions)
+  const game::ActionMask* legal = nullptr;  // n legal masks (46 actions)
   int n = 0;
 };
 
@@ -72,16 +73,16 @@ class LinearTestPolicy final : public BatchPolicy {
 // (46) over `legal` at temperature 1 / inv_temperature (weights p^(1/T) over the legal actions
 // with p > 0, renormalised) by one uniform draw u in [0, 1). Throws an InvariantError when no
 // legal action has a positive probability.
-int sample_action(const float* probs, std::uint64_t legal, double inv_temperature, double u);
+int sample_action(const float* probs, game::ActionMask legal, double inv_temperature, double u);
 
 // log of the probability with which sample_action draws `action` at the same temperature:
 // log(p_a^(1/T) / sum over legal b with p_b > 0 of p_b^(1/T)). At T = 1 it is log p_a. The actors
 // store it as the behaviour policy's log-probability; the learner trains that same tempered policy
 // (ppo::tempered), so PPO's ratio pi_T / pi_T,old is 1 on the first minibatch.
-double sampled_log_prob(const float* probs, std::uint64_t legal, double inv_temperature, int action);
+double sampled_log_prob(const float* probs, game::ActionMask legal, double inv_temperature, int action);
 
 // Writes the masked softmax of `logits` (46) over `legal` into probs (46); the legal mask must
 // not be empty.
-void masked_softmax(const float* logits, std::uint64_t legal, float* probs);
+void masked_softmax(const float* logits, game::ActionMask legal, float* probs);
 
 }  // namespace hydra::selfplay

@@ -31,7 +31,7 @@ struct Rollout {
   // Per decision.
   std::vector<std::uint16_t> obs;        // size() * encoder::kObsSize, binary16 bits
   std::vector<float> context;            // size() * kContext, the score context
-  std::vector<std::uint64_t> legal;      // bit a: action a is legal
+  std::vector<std::uint64_t> legal;      // game::ActionMask::bits(): bit a, action a is legal
   std::vector<std::int16_t> action;      // the action taken (index in the 46-space)
   std::vector<float> logp;               // log pi_old(action) of the snapshot that acted
   std::vector<float> value;              // V_old(observation) of that snapshot
@@ -64,6 +64,8 @@ struct Rollout {
   std::int64_t all_decisions = 0;  // every decision of those games, any seat or agent (size(): the stored ones)
 
   std::size_t size() const { return action.size(); }
+  // The legal masks as a policy reads them (PolicyBatch::legal).
+  std::vector<game::ActionMask> legal_masks() const;
   void clear();
   void reserve(std::size_t n);
   // Appends all of `other` (its episodes stay whole and contiguous).

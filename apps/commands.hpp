@@ -43,10 +43,6 @@ struct RunFlags {
   config::Config load() const;
 };
 
-// One line of `hydra hand --batch`: the compact JSON result, or {"error": ..., "line": N} for a
-// line that is not a valid request (the fuzz harness of hand notation calls it too).
-std::string hand_batch_line(const std::string& line, int number, const game::TableRules& rules);
-
 void register_info(CLI::App& app);
 void register_config(CLI::App& app);
 void register_replay(CLI::App& app);

@@ -6,8 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "commands.hpp"
 #include "harness.hpp"
+#include "hydra/common/text.hpp"
+#include "hydra/game/hand_query.hpp"
 #include "hydra/game/rules.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -18,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string line(input.substr(0, nl));
     input = nl == std::string_view::npos ? std::string_view() : input.substr(nl + 1);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::string reply = hydra::apps::hand_batch_line(line, number, rules);
+    const std::string reply = hydra::game::hand_batch_line(line, number, rules);
     hydra::fuzz::replied(reply);
     if (!hydra::text::valid_utf8(reply)) hydra::fuzz::finding("hand --batch replied with text that is not UTF-8");
   }

@@ -190,7 +190,7 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   const std::int64_t n =
       f.samples > 0 ? f.samples : std::min<std::int64_t>(cfg.ppo.rollout_samples, 2 * std::int64_t{cfg.ppo.minibatch});
   const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
-  ppo::Learner learner(cfg, device, game::MasterSeed{f.model.seed});
+  ppo::Learner learner(ppo::learner_config(cfg), device, game::MasterSeed{f.model.seed});
   const auto rollout = bench_rollout(positions.samples, n, learner);
   log::info("bench learner: warm-up update of {} samples", n);
   learner.update(rollout);  // allocator, kernel choice, AdamW state
@@ -279,7 +279,7 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
   const auto report = stream.report();
   log::info("bench pretrain: pipeline {:.0f} samples/s; learner next", pipe_rate);
 
-  pretrain::BcLearner learner(cfg, device, /*total_steps=*/1000000, f.model.seed);
+  pretrain::BcLearner learner(cfg.model, cfg.pretrain, device, /*total_steps=*/1000000, f.model.seed);
   (void)learner.step(kept[0]);
   std::int64_t steps = 0, learn_samples = 0;
   const auto t1 = Clock::now();
@@ -337,11 +337,11 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
   const game::MasterSeed master{f.model.seed};
   // The networks as the trainer's fresh start makes them: the learner's initial weights behind
   // the current snapshot, a copy of them as the first pool entry, the baseline bot or checkpoint.
-  ppo::Learner learner(cfg, device, master);
+  ppo::Learner learner(ppo::learner_config(cfg), device, master);
   auto current = std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0);
   std::shared_ptr<selfplay::BatchPolicy> baseline;
   if (!selfplay::is_bot_name(cfg.selfplay.baseline)) baseline = selfplay::load_policy(cfg.selfplay.baseline, device);
-  selfplay::Actors actors(cfg, master, current, baseline);
+  selfplay::Actors actors(selfplay::actors_config(cfg), master, current, baseline);
   actors.set_pool({std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0)});
   if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
 

@@ -339,7 +339,7 @@ void check(const CheckFlags& f) {
   log::info("check: {} positions from {}; device {}; model {}x{}", pos.size(), positions.source, device.str(),
             cfg.model.blocks, cfg.model.channels);
 
-  ppo::Learner learner(cfg, device, game::MasterSeed{f.model.seed});
+  ppo::Learner learner(ppo::learner_config(cfg), device, game::MasterSeed{f.model.seed});
   selfplay::InferenceModel net(learner.net(), device, 0);
   std::vector<Check> checks;
   auto t0 = std::chrono::steady_clock::now();

@@ -28,12 +28,12 @@ std::uint64_t network_seed(game::MasterSeed master) {
   return game::u64(game::stream_key(master, game::labels::network_init).bytes());
 }
 
-model::WarmupCosine make_schedule(const config::Config& cfg) {
+model::WarmupCosine make_schedule(const LearnerConfig& cfg) {
   model::WarmupCosine s;
   s.peak = cfg.ppo.lr;
   s.floor = cfg.ppo.lr_floor;
-  s.total = cfg.train.max_updates;
-  s.warmup = std::llround(cfg.ppo.warmup * static_cast<double>(cfg.train.max_updates));
+  s.total = cfg.max_updates;
+  s.warmup = std::llround(cfg.ppo.warmup * static_cast<double>(cfg.max_updates));
   return s;
 }
 
@@ -91,7 +91,11 @@ LossInput loss_input(model::HydraNetImpl& net, const RolloutTensors& b, torch::D
 
 }  // namespace
 
-Learner::Learner(const config::Config& cfg, torch::Device device, game::MasterSeed master)
+LearnerConfig learner_config(const config::Config& cfg) {
+  return LearnerConfig{cfg.model, cfg.ppo, cfg.selfplay.temperature, cfg.train.max_updates};
+}
+
+Learner::Learner(const LearnerConfig& cfg, torch::Device device, game::MasterSeed master)
     : cfg_(cfg), device_(device), master_(master), schedule_(make_schedule(cfg)), reward_norm_(cfg.ppo.gamma) {
   net_ = model::HydraNet(cfg_.model);
   if (cfg_.ppo.init.empty()) {
@@ -222,7 +226,7 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
 }
 
 LossSettings Learner::settings_for(std::int64_t u) const {
-  auto settings = LossSettings::from_config(cfg_);
+  auto settings = LossSettings::from_config(cfg_.model, cfg_.ppo, cfg_.temperature);
   settings.entropy_coef = entropy_coef(u);
   settings.kl_anchor_coef = has_anchor() ? kl_anchor_coef(u) : 0.0;
   settings.value_only = u < value_warmup_updates();
@@ -382,7 +386,7 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
     const auto idx = torch::arange(lo, hi, torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
     const auto logits = tempered(forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat),
-                                 cfg_.selfplay.temperature);
+                                 cfg_.temperature);
     const auto logp = model::masked_log_softmax(logits, b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1);
     const auto loss = -(adv.slice(0, lo, hi) * logp).mean();
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
@@ -484,7 +488,7 @@ torch::Tensor Learner::log_probs(const selfplay::Rollout& rollout) {
                                    torch::TensorOptions().dtype(torch::kLong).device(device_));
     const auto b = data.select(idx);
     const auto out = forward(*net_, b, device_.type(), autocast);
-    parts.push_back(model::masked_log_softmax(tempered(out.policy, cfg_.selfplay.temperature), b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1));
+    parts.push_back(model::masked_log_softmax(tempered(out.policy, cfg_.temperature), b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1));
   }
   if (parts.empty()) return torch::zeros({0});
   return torch::cat(parts).cpu();

@@ -49,20 +49,21 @@ torch::Tensor tenpai_labels(const torch::Tensor& waits) {
 
 torch::Tensor danger_labels(const torch::Tensor& waits) { return tile_bits(waits).to(torch::kFloat); }
 
-LossSettings LossSettings::from_config(const config::Config& cfg) {
+LossSettings LossSettings::from_config(const config::ModelConfig& model, const config::PpoConfig& ppo,
+                                       double temperature) {
   LossSettings s;
-  s.clip = cfg.ppo.clip;
-  s.value_coef = cfg.ppo.value_coef;
-  s.entropy_coef = cfg.ppo.entropy_start;
-  s.entropy_target = cfg.ppo.entropy_target;
-  s.kl_anchor_coef = cfg.ppo.kl_anchor_start;
+  s.clip = ppo.clip;
+  s.value_coef = ppo.value_coef;
+  s.entropy_coef = ppo.entropy_start;
+  s.entropy_target = ppo.entropy_target;
+  s.kl_anchor_coef = ppo.kl_anchor_start;
   s.normalize_advantages = true;
-  s.adv_clip = cfg.ppo.adv_clip;
-  s.w_tenpai = cfg.model.w_tenpai * cfg.ppo.aux_coef;
-  s.w_danger = cfg.model.w_danger * cfg.ppo.aux_coef;
-  s.focal_alpha = cfg.model.focal_alpha;
-  s.focal_gamma = cfg.model.focal_gamma;
-  s.temperature = cfg.selfplay.temperature;
+  s.adv_clip = ppo.adv_clip;
+  s.w_tenpai = model.w_tenpai * ppo.aux_coef;
+  s.w_danger = model.w_danger * ppo.aux_coef;
+  s.focal_alpha = model.focal_alpha;
+  s.focal_gamma = model.focal_gamma;
+  s.temperature = temperature;
   return s;
 }
 

@@ -107,16 +107,16 @@ void Trainer::Impl::start_fresh() {
   // Anything that draws from torch's global generator starts from the run's seed; the streams
   // the loop itself uses are KDF children of the master seed (learner, actors).
   torch::manual_seed(game::u64(game::stream_key(game::MasterSeed{run.seed}, game::labels::network_init, {1}).bytes()));
-  learner = std::make_unique<Learner>(cfg(), device, game::MasterSeed{run.seed});
+  learner = std::make_unique<Learner>(learner_config(cfg()), device, game::MasterSeed{run.seed});
   current = make_snapshot(0, cfg().selfplay.refresh_every > 1);
-  actors = std::make_unique<selfplay::Actors>(cfg(), game::MasterSeed{run.seed}, current.policy, baseline);
+  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), game::MasterSeed{run.seed}, current.policy, baseline);
   // The pool starts with the initial network so pool games have an opponent from update 1.
   add_pool(make_snapshot(0, true));
   metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, std::int64_t{0});
 }
 
 void Trainer::Impl::resume() {
-  learner = std::make_unique<Learner>(cfg(), device, game::MasterSeed{run.seed});
+  learner = std::make_unique<Learner>(learner_config(cfg()), device, game::MasterSeed{run.seed});
   fs::path file;
   std::optional<model::CheckpointData> data =
       checkpoints->load_latest(&learner->net(), &learner->optimizer(), {}, &file);
@@ -142,7 +142,7 @@ void Trainer::Impl::resume() {
     model::load_prefixed(*current.weights, "snapshot/", *data, name);
     current.policy = std::make_shared<selfplay::InferenceModel>(*current.weights, device, current_version);
   }
-  actors = std::make_unique<selfplay::Actors>(cfg(), game::MasterSeed{run.seed}, current.policy, baseline);
+  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), game::MasterSeed{run.seed}, current.policy, baseline);
   const nlohmann::json& versions = t.at("pool_versions");
   for (std::size_t i = 0; i < versions.size(); ++i) {
     FrozenPolicy s;

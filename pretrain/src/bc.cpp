@@ -59,16 +59,16 @@ void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, D
   }
 }
 
-BcLearner::BcLearner(const config::Config& cfg, const torch::Device& device, std::int64_t total_steps,
-                     std::uint64_t init_seed)
-    : cfg_(cfg), device_(device), net_(cfg.model) {
+BcLearner::BcLearner(const config::ModelConfig& model, const config::PretrainConfig& pretrain,
+                     const torch::Device& device, std::int64_t total_steps, std::uint64_t init_seed)
+    : model_cfg_(model), pretrain_cfg_(pretrain), device_(device), net_(model) {
   net_->init_weights(init_seed);
   net_->to(device_);
-  optimizer_ = model::make_adamw(*net_, {.lr = cfg.pretrain.lr, .weight_decay = cfg.pretrain.weight_decay});
-  schedule_.peak = cfg.pretrain.lr;
-  schedule_.floor = cfg.pretrain.lr_floor;
+  optimizer_ = model::make_adamw(*net_, {.lr = pretrain.lr, .weight_decay = pretrain.weight_decay});
+  schedule_.peak = pretrain.lr;
+  schedule_.floor = pretrain.lr_floor;
   schedule_.total = std::max<std::int64_t>(total_steps, 1);
-  schedule_.warmup = static_cast<std::int64_t>(std::llround(cfg.pretrain.warmup * static_cast<double>(schedule_.total)));
+  schedule_.warmup = static_cast<std::int64_t>(std::llround(pretrain.warmup * static_cast<double>(schedule_.total)));
 }
 
 StepStats BcLearner::step(const data::SampleBatch& batch) {
@@ -80,15 +80,15 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
   model::Outputs out;
   {
     // Autocast is per thread and covers the forward pass only; the losses run in fp32.
-    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(cfg_.model, device_.type()));
+    model::AutocastGuard autocast(device_.type(), model::autocast_enabled(model_cfg_, device_.type()));
     out = net_->forward(t.obs, t.context);
   }
   out = out.to_float();
-  const model::Losses l = model::compute_losses(out, t.targets, cfg_.model);
+  const model::Losses l = model::compute_losses(out, t.targets, model_cfg_);
   optimizer_->zero_grad();
   l.total.backward();
-  if (cfg_.pretrain.grad_clip > 0)
-    s.grad_norm = model::clip_gradients(net_->parameters(), cfg_.pretrain.grad_clip).item<double>();
+  if (pretrain_cfg_.grad_clip > 0)
+    s.grad_norm = model::clip_gradients(net_->parameters(), pretrain_cfg_.grad_clip).item<double>();
   model::adamw_step(*optimizer_);
   ++steps_;
   s.loss = values(l);

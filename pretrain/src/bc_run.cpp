@@ -90,7 +90,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   game::MasterSeed seed{cfg.run.seed.value_or(0)};
   const bool seed_given = cfg.run.seed.has_value();
   if (!seed_given && !options.resume) seed = detail::resolve_seed(cfg, "pretrain");
-  BcLearner learner(cfg, device, total, game::u64(game::stream_key(seed, game::labels::network_init).bytes()));
+  BcLearner learner(cfg.model, cfg.pretrain, device, total, game::u64(game::stream_key(seed, game::labels::network_init).bytes()));
   if (options.resume) {
     fs::path from;
     resumed = checkpoints.load_latest(learner.net().get(), &learner.optimizer(), {}, &from);

@@ -260,7 +260,7 @@ class ActorGame final : public EngineGame {
 }  // namespace
 
 struct Actors::Impl final : EngineDriver {
-  Impl(Actors& owner, const config::Config& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,
+  Impl(Actors& owner, const ActorsConfig& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,
        std::shared_ptr<BatchPolicy> baseline);
 
   Rollout collect(std::int64_t min_samples);
@@ -270,7 +270,7 @@ struct Actors::Impl final : EngineDriver {
   void branch_ended(ActorGame& b);    // hands a branch's reward to its game
 
   Actors& owner;
-  config::Config cfg;
+  ActorsConfig cfg;
   game::TableRules rules;
   game::MasterSeed master;
   std::shared_ptr<BatchPolicy> learner, baseline;
@@ -291,7 +291,7 @@ struct Actors::Impl final : EngineDriver {
   std::int64_t min_samples = 0;
 };
 
-Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::shared_ptr<BatchPolicy> l,
+Actors::Impl::Impl(Actors& o, const ActorsConfig& c, game::MasterSeed m, std::shared_ptr<BatchPolicy> l,
                    std::shared_ptr<BatchPolicy> b)
     : owner(o), cfg(c), rules(game::table_rules(c.rules.preset)), master(m), learner(std::move(l)), baseline(std::move(b)) {
   const auto& sp = cfg.selfplay;
@@ -320,8 +320,7 @@ Actors::Impl::Impl(Actors& o, const config::Config& c, game::MasterSeed m, std::
 // A new game while fewer than min_samples learner decisions are recorded in this collect.
 std::unique_ptr<EngineGame> Actors::Impl::next() {
   if (recorded.load(std::memory_order_relaxed) >= min_samples) return nullptr;
-  const bool paired = cfg.ppo.advantage == "paired";
-  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.ppo.critic == "privileged", paired, recorded);
+  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.privileged, cfg.paired, recorded);
   g->index = next_game++;
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   const auto& sp = cfg.selfplay;
@@ -366,7 +365,7 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
   // Paired branches copy the game mid-kyoku, agents included: only policies (stateless between
   // calls) can be copied, so games with a bot or an external agent do not branch.
   const bool all_policies = std::all_of(g->seats.begin(), g->seats.end(), [](const SeatAgent& a) { return a.policy; });
-  if (paired && all_policies) {
+  if (cfg.paired && all_policies) {
     g->branch_rate = sp.branch_rate;
     for (std::size_t s = 0; s < kSeats; ++s)
       g->branch_rng[s] = game::Xoshiro256ss(game::derive(g->key, game::labels::branch, {s}));
@@ -511,7 +510,11 @@ Rollout Actors::Impl::collect(std::int64_t min) {
 
 // ---- Actors -----------------------------------------------------------------------------
 
-Actors::Actors(const config::Config& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,
+ActorsConfig actors_config(const config::Config& cfg) {
+  return ActorsConfig{cfg.rules, cfg.selfplay, cfg.ppo.critic == "privileged", cfg.ppo.advantage == "paired"};
+}
+
+Actors::Actors(const ActorsConfig& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,
                std::shared_ptr<BatchPolicy> baseline)
     : impl_(std::make_unique<Impl>(*this, cfg, master, std::move(learner), std::move(baseline))) {}
 

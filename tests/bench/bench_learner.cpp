@@ -69,7 +69,7 @@ void update(benchmark::State& state, Config cfg, const Options& opt) {
   const torch::Device device(opt.device);
   cfg.ppo.epochs = opt.epochs > 0 ? opt.epochs : (device.is_cuda() ? 3 : 1);
   cfg.ppo.kl_high = 1e9;  // always the full epoch count: the benchmark measures a fixed amount of work
-  hydra::ppo::Learner learner(cfg, device, hydra::game::MasterSeed{1});
+  hydra::ppo::Learner learner(hydra::ppo::learner_config(cfg), device, hydra::game::MasterSeed{1});
   const auto rollout = synthetic_rollout(learner, cfg.ppo.minibatch * opt.minibatches);
   learner.update(rollout);  // warm-up: allocator, kernel selection
   std::int64_t passes = 0;

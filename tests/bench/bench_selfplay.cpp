@@ -70,7 +70,7 @@ void run(benchmark::State& state, const std::shared_ptr<selfplay::BatchPolicy>& 
   if (g_opt.threads > 0)
     limit = std::make_unique<oneapi::tbb::global_control>(oneapi::tbb::global_control::max_allowed_parallelism,
                                                           ix(g_opt.threads));
-  selfplay::Actors actors(quickstart(), game::MasterSeed{1}, learner, nullptr);
+  selfplay::Actors actors(selfplay::actors_config(quickstart()), game::MasterSeed{1}, learner, nullptr);
   actors.set_pool({pool});
   for (auto _ : state) {
     const selfplay::Rollout r = actors.collect(500);  // fills both groups once, then whole games

@@ -32,6 +32,7 @@ namespace fs = std::filesystem;
 using hydra::config::Config;
 using hydra::game::MasterSeed;
 using hydra::ppo::Learner;
+using hydra::ppo::learner_config;
 using hydra::ppo::UpdateStats;
 using hydra::selfplay::Rollout;
 
@@ -99,7 +100,7 @@ Rollout plain_rollout(Learner& learner, int n, std::uint64_t seed) {
 
 TEST(RolloutTensors, MatchTheRolloutFieldByField) {
   const auto cfg = small_config();
-  Learner learner(cfg, torch::kCPU, MasterSeed{2});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{2});
   const auto r = plain_rollout(learner, 12, 3);
   const auto t = hydra::ppo::rollout_tensors(r);
   // Observations: the selfplay binary16 decoder, element by element.
@@ -124,7 +125,7 @@ TEST(Learner, FirstEpochRatioIsExactlyOne) {
   auto cfg = small_config();
   cfg.ppo.epochs = 1;
   cfg.ppo.minibatch = 64;
-  Learner learner(cfg, torch::kCPU, MasterSeed{7});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{7});
   const auto rollout = plain_rollout(learner, 64, 11);
   // The learner's view of the rollout (binary16 -> float, same weights) reproduces the actors'
   // log-probabilities bit for bit ...
@@ -146,7 +147,7 @@ TEST(Learner, TrainsThePolicyTheActorsSampleAtTheirTemperature) {
   cfg.ppo.epochs = 1;
   cfg.ppo.minibatch = 64;
   cfg.selfplay.temperature = 0.5;
-  Learner learner(cfg, torch::kCPU, MasterSeed{7});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{7});
   auto rollout = plain_rollout(learner, 64, 11);
   {
     torch::NoGradGuard no_grad;
@@ -164,7 +165,7 @@ TEST(Learner, TrainsThePolicyTheActorsSampleAtTheirTemperature) {
   // gives other numbers, far outside the tolerance above.
   auto cold = cfg;
   cold.selfplay.temperature = 1.0;
-  Learner plain(cold, torch::kCPU, MasterSeed{7});
+  Learner plain(learner_config(cold), torch::kCPU, MasterSeed{7});
   EXPECT_GT((plain.log_probs(rollout) - want).abs().max().item<float>(), 1e-3f);
   const auto stats = learner.update(rollout);
   EXPECT_LT(std::abs(stats.approx_kl), 1e-6);
@@ -181,7 +182,7 @@ TEST(Learner, LossIsTheObjectiveTheUpdateLowers) {
   cfg.ppo.minibatch = 48;
   cfg.ppo.reward_norm = false;
   cfg.ppo.entropy_target = 0;  // a plain bonus: total = policy + c_v V - c_e H + aux
-  Learner learner(cfg, torch::kCPU, MasterSeed{5});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{5});
   const auto rollout = plain_rollout(learner, 48, 13);
   const double before = learner.loss(rollout, 0);
   const auto s = learner.update(rollout);
@@ -208,7 +209,7 @@ double mean_prob(Learner& learner, const Rollout& r, int action) {
 
 TEST(Learner, RewardedActionGainsProbability) {
   auto cfg = small_config();
-  Learner learner(cfg, torch::kCPU, MasterSeed{3});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{3});
   // One-decision episodes; action 2 always earns +1, the others 0.
   const auto rollout = make_rollout(
       learner.net(), 160, 1, 5, [](int i) { return i % 5; }, [](int, int a) { return a == 2 ? 1.0f : 0.0f; });
@@ -225,7 +226,7 @@ TEST(Learner, RewardedActionGainsProbability) {
 TEST(Learner, HighKlAfterTheFirstEpochCutsTheEpochs) {
   auto cfg = small_config();
   cfg.ppo.kl_high = 0.0;  // any drift after epoch 1 counts as high
-  Learner cut(cfg, torch::kCPU, MasterSeed{1});
+  Learner cut(learner_config(cfg), torch::kCPU, MasterSeed{1});
   const auto rollout = plain_rollout(cut, 96, 2);
   const auto s = cut.update(rollout);
   EXPECT_GT(s.approx_kl_first, 0.0);
@@ -233,7 +234,7 @@ TEST(Learner, HighKlAfterTheFirstEpochCutsTheEpochs) {
   EXPECT_EQ(s.minibatches, 6);
 
   cfg.ppo.kl_high = 100.0;
-  Learner full(cfg, torch::kCPU, MasterSeed{1});
+  Learner full(learner_config(cfg), torch::kCPU, MasterSeed{1});
   const auto f = full.update(rollout);
   EXPECT_EQ(f.epochs, 3);
   EXPECT_EQ(f.minibatches, 9);
@@ -243,7 +244,7 @@ TEST(Learner, HighKlAfterTheFirstEpochCutsTheEpochs) {
 TEST(Learner, KlStopEndsTheUpdate) {
   auto cfg = small_config();
   cfg.ppo.kl_stop = 1e-12;
-  Learner learner(cfg, torch::kCPU, MasterSeed{1});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{1});
   const auto s = learner.update(plain_rollout(learner, 96, 2));
   // The first minibatch sees ratio 1 (KL 0) and steps; the second sees the change and stops.
   EXPECT_TRUE(s.kl_stopped);
@@ -254,7 +255,7 @@ TEST(Learner, KlStopEndsTheUpdate) {
 TEST(Learner, SchedulesAndScalars) {
   auto cfg = small_config();
   cfg.ppo.warmup = 0.1;
-  Learner learner(cfg, torch::kCPU, MasterSeed{1});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{1});
   EXPECT_DOUBLE_EQ(learner.entropy_coef(0), 0.01);
   EXPECT_DOUBLE_EQ(learner.entropy_coef(50), 0.0075);
   EXPECT_DOUBLE_EQ(learner.entropy_coef(100), 0.005);
@@ -282,7 +283,7 @@ TEST(Learner, SchedulesAndScalars) {
 
 TEST(Learner, InitialWeightsComeFromTheMasterSeed) {
   const auto cfg = small_config();
-  Learner a(cfg, torch::kCPU, MasterSeed{5}), b(cfg, torch::kCPU, MasterSeed{5}), c(cfg, torch::kCPU, MasterSeed{6});
+  Learner a(learner_config(cfg), torch::kCPU, MasterSeed{5}), b(learner_config(cfg), torch::kCPU, MasterSeed{5}), c(learner_config(cfg), torch::kCPU, MasterSeed{6});
   const auto pa = a.net().parameters(), pb = b.net().parameters(), pc = c.net().parameters();
   bool all_same = true, any_diff = false;
   for (std::size_t i = 0; i < pa.size(); ++i) {
@@ -312,7 +313,7 @@ void expect_same(const UpdateStats& a, const UpdateStats& b) {
 TEST(Learner, SaveRestoreGivesAnIdenticalNextUpdate) {
   const auto cfg = small_config();
   const fs::path file = fs::temp_directory_path() / ("hydra-ppo-state-" + std::to_string(::getpid()) + ".ckpt");
-  Learner a(cfg, torch::kCPU, MasterSeed{9});
+  Learner a(learner_config(cfg), torch::kCPU, MasterSeed{9});
   const auto r1 = plain_rollout(a, 64, 21);
   a.update(r1);
   hydra::model::CheckpointData data;
@@ -321,7 +322,7 @@ TEST(Learner, SaveRestoreGivesAnIdenticalNextUpdate) {
   const auto r2 = plain_rollout(a, 64, 22);
   const auto next_a = a.update(r2);
 
-  Learner b(cfg, torch::kCPU, MasterSeed{9});
+  Learner b(learner_config(cfg), torch::kCPU, MasterSeed{9});
   hydra::model::LoadOptions options;
   options.restore_rng = false;
   const auto loaded = hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options);
@@ -342,13 +343,13 @@ TEST(Learner, SaveRestoreGivesAnIdenticalNextUpdate) {
 TEST(Learner, InitAndAnchorFromACheckpoint) {
   auto cfg = small_config();
   const fs::path file = fs::temp_directory_path() / ("hydra-ppo-bc-" + std::to_string(::getpid()) + ".ckpt");
-  Learner bc(cfg, torch::kCPU, MasterSeed{31});  // stands in for a pretrained BC model
+  Learner bc(learner_config(cfg), torch::kCPU, MasterSeed{31});  // stands in for a pretrained BC model
   hydra::model::CheckpointData data;
   hydra::model::save_checkpoint(file, data, bc.net());
   cfg.ppo.init = file.string();
   cfg.ppo.anchor = file.string();
   cfg.ppo.value_warmup = 0;  // the policy moves from the first update
-  Learner learner(cfg, torch::kCPU, MasterSeed{32});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{32});
   ASSERT_TRUE(learner.has_anchor());
   const auto pa = bc.net().parameters(), pb = learner.net().parameters();
   for (std::size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pb[i])) << i;
@@ -358,14 +359,14 @@ TEST(Learner, InitAndAnchorFromACheckpoint) {
   EXPECT_GT(s.kl_anchor, 0.0);
   EXPECT_LT(s.kl_anchor, 0.01);
   cfg.ppo.init = (fs::temp_directory_path() / "hydra-ppo-no-such.ckpt").string();
-  EXPECT_THROW(Learner(cfg, torch::kCPU, MasterSeed{1}), hydra::Error);
+  EXPECT_THROW(Learner(learner_config(cfg), torch::kCPU, MasterSeed{1}), hydra::Error);
   fs::remove(file);
   fs::remove(file.string() + ".sha256");
 }
 
 TEST(Learner, RejectsAnIllegalAction) {
   const auto cfg = small_config();
-  Learner learner(cfg, torch::kCPU, MasterSeed{1});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{1});
   auto r = plain_rollout(learner, 8, 4);
   r.legal[3] = 1;  // only action 0 legal; decision 3 took action 3
   EXPECT_ANY_THROW(learner.update(r));
@@ -385,7 +386,7 @@ TEST(Learner, GradientNoiseScaleMatchesAHandSolvedCase) {
   auto cfg = small_config();
   cfg.ppo.reward_norm = false;
   cfg.ppo.noise_batch = 8;
-  Learner learner(cfg, torch::kCPU, MasterSeed{4});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{4});
   auto& net = learner.net();
   constexpr int n = 4096;
   auto gen = at::detail::createCPUGenerator(17);
@@ -440,7 +441,7 @@ TEST(Learner, GradientNoiseScaleMatchesAHandSolvedCase) {
 
   // Off (the default): not measured and not among the metrics.
   auto off_cfg = small_config();
-  Learner off(off_cfg, torch::kCPU, MasterSeed{4});
+  Learner off(learner_config(off_cfg), torch::kCPU, MasterSeed{4});
   const auto t = off.update(plain_rollout(off, 32, 4));
   EXPECT_FALSE(t.noise_measured);
   for (const auto& [tag, v] : t.scalars()) EXPECT_NE(tag, "ppo/grad_signal");
@@ -454,12 +455,12 @@ TEST(Learner, ValueLambdaOneTrainsTheValueOnMonteCarloReturns) {
   auto cfg = small_config();
   cfg.ppo.lambda = 0.0;
   cfg.ppo.reward_norm = false;
-  Learner same(cfg, torch::kCPU, MasterSeed{3});
+  Learner same(learner_config(cfg), torch::kCPU, MasterSeed{3});
   const auto r = plain_rollout(same, 64, 5);
   const UpdateStats a = same.update(r);
   EXPECT_GT(std::abs(a.explained_variance - a.explained_variance_mc), 1e-3) << "lambda-0 targets are not Monte Carlo";
   cfg.ppo.value_lambda = 1.0;
-  Learner mc(cfg, torch::kCPU, MasterSeed{3});
+  Learner mc(learner_config(cfg), torch::kCPU, MasterSeed{3});
   const UpdateStats b = mc.update(r);
   EXPECT_DOUBLE_EQ(b.explained_variance, b.explained_variance_mc);
   EXPECT_DOUBLE_EQ(b.adv_mean, a.adv_mean) << "the advantages still use ppo.lambda";
@@ -472,7 +473,7 @@ TEST(Learner, PairedAdvantagesReplaceGaeForThePolicy) {
   auto cfg = small_config();
   cfg.ppo.advantage = "paired";
   cfg.ppo.reward_norm = false;
-  Learner learner(cfg, torch::kCPU, MasterSeed{3});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{3});
   // The rewards favour action 2; the pairs say action 3 is better than the second action drawn.
   auto rollout = make_rollout(
       learner.net(), 160, 1, 5, [](int i) { return i % 5; }, [](int, int a) { return a == 2 ? 1.0f : 0.0f; });
@@ -514,7 +515,7 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
     return r;
   };
   const fs::path file = fs::temp_directory_path() / ("hydra-ppo-critic-" + std::to_string(::getpid()) + ".ckpt");
-  Learner a(cfg, torch::kCPU, MasterSeed{9});
+  Learner a(learner_config(cfg), torch::kCPU, MasterSeed{9});
   ASSERT_TRUE(a.has_critic());
   a.update(with_priv(plain_rollout(a, 64, 21), 1));
   hydra::model::CheckpointData data;
@@ -523,7 +524,7 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
   const auto r2 = with_priv(plain_rollout(a, 64, 22), 2);
   const auto next_a = a.update(r2);
 
-  Learner b(cfg, torch::kCPU, MasterSeed{9});
+  Learner b(learner_config(cfg), torch::kCPU, MasterSeed{9});
   hydra::model::LoadOptions options;
   options.restore_rng = false;
   b.restore_state(hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options));
@@ -534,7 +535,7 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
   // A run that turned the critic off resumes without it; one that turned it on cannot resume a
   // checkpoint without a critic; a rollout without the planes is refused.
   auto plain = small_config();
-  Learner c(plain, torch::kCPU, MasterSeed{9});
+  Learner c(learner_config(plain), torch::kCPU, MasterSeed{9});
   EXPECT_NO_THROW(c.restore_state(hydra::model::load_checkpoint(file, nullptr, nullptr, options)));
   hydra::model::CheckpointData no_critic;
   c.save_state(no_critic);

@@ -46,6 +46,7 @@ namespace fs = std::filesystem;
 using hydra::config::Config;
 using hydra::game::MasterSeed;
 using hydra::ppo::Learner;
+using hydra::ppo::learner_config;
 using hydra::selfplay::InferenceModel;
 using hydra::selfplay::Rollout;
 constexpr std::size_t kObs = hydra::encoder::kObsSize;
@@ -153,7 +154,7 @@ TEST(PpoLearning, ContextualBanditReachesItsOptimalPolicy) {
   Config cfg = tiny_config();
   cfg.ppo.lr = 1e-3;
   cfg.ppo.lr_floor = 1e-3;
-  Learner learner(cfg, torch::kCPU, MasterSeed{11});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{11});
   InferenceModel actor(learner.net(), torch::kCPU, 0);
   const hydra::game::ActionMask legal(0xFULL | (std::uint64_t{1} << 45));
   const std::vector<Situation> situations{{0, legal}, {1, legal}, {2, legal}, {3, legal}};
@@ -229,9 +230,9 @@ TEST(PpoLearning, RiggedRewardOnOneSeatRaisesOnlyThatSeatsChosenActions) {
   cfg.ppo.lr = 1e-3;
   cfg.ppo.lr_floor = 1e-3;
   cfg.ppo.entropy_start = cfg.ppo.entropy_end = 0;
-  Learner learner(cfg, torch::kCPU, MasterSeed{21});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{21});
   auto actor = std::make_shared<InferenceModel>(learner.net(), torch::kCPU, 0);
-  hydra::selfplay::Actors actors(cfg, MasterSeed{21}, actor, nullptr);
+  hydra::selfplay::Actors actors(hydra::selfplay::actors_config(cfg), MasterSeed{21}, actor, nullptr);
   actors.set_reward_model(std::make_shared<RiggedSeat>(2));
   const Rollout r = actors.collect(400);
   ASSERT_GE(r.size(), 400U);
@@ -285,9 +286,9 @@ TEST(PpoLearning, RewardsAndEpisodeEndsLandOnTheSeatKyokuAndDecisionOfTheLog) {
   // decision of that kyoku and carries that kyoku's reward alone; kyoku without a decision of the
   // seat are dropped and counted.
   const Config cfg = selfplay_config(2, "tonpuusen");
-  Learner learner(cfg, torch::kCPU, MasterSeed{31});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{31});
   auto actor = std::make_shared<InferenceModel>(learner.net(), torch::kCPU, 0);
-  hydra::selfplay::Actors actors(cfg, MasterSeed{31}, actor, nullptr);
+  hydra::selfplay::Actors actors(hydra::selfplay::actors_config(cfg), MasterSeed{31}, actor, nullptr);
   actors.set_reward_model(std::make_shared<NamedReward>());
   const fs::path dir = temp_path("logs");
   remove_path(dir);
@@ -413,11 +414,11 @@ TEST(PpoLearning, ValueWarmupLearnsTheNormalisedReturnScaleAndLeavesThePolicy) {
   Config cfg = tiny_config();
   cfg.ppo.lr = 3e-3;
   cfg.ppo.lr_floor = 3e-3;
-  Learner bc(cfg, torch::kCPU, MasterSeed{41});
+  Learner bc(learner_config(cfg), torch::kCPU, MasterSeed{41});
   const fs::path file = save_net(bc, "bc");
   cfg.ppo.init = file.string();
   cfg.ppo.value_warmup = 20;
-  Learner learner(cfg, torch::kCPU, MasterSeed{42});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{42});
   EXPECT_TRUE(learner.has_anchor()) << "a run from ppo.init anchors to it by default";
   EXPECT_EQ(learner.value_warmup_updates(), 20);
   InferenceModel actor(learner.net(), torch::kCPU, 0);
@@ -462,9 +463,9 @@ TEST(PpoLearning, ValueWarmupLearnsTheNormalisedReturnScaleAndLeavesThePolicy) {
   EXPECT_FALSE(torch::equal(learner.log_probs(probe), logp0)) << "after the warm-up the policy learns";
 
   cfg.ppo.anchor = "none";
-  EXPECT_FALSE(Learner(cfg, torch::kCPU, MasterSeed{43}).has_anchor());
+  EXPECT_FALSE(Learner(learner_config(cfg), torch::kCPU, MasterSeed{43}).has_anchor());
   cfg.ppo.entropy_target = -0.5;
-  EXPECT_THROW(Learner(cfg, torch::kCPU, MasterSeed{43}), hydra::Error);
+  EXPECT_THROW(Learner(learner_config(cfg), torch::kCPU, MasterSeed{43}), hydra::Error);
   remove_path(file);
 }
 
@@ -532,7 +533,7 @@ TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
   cfg.ppo.entropy_start = cfg.ppo.entropy_end = 0.0;
   cfg.ppo.minibatch = 128;
   cfg.ppo.epochs = 2;
-  Learner learner(cfg, torch::kCPU, MasterSeed{41});
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{41});
   ASSERT_TRUE(learner.has_critic());
 
   std::vector<float> obs(kObs, 0.0f);

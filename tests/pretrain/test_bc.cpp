@@ -60,7 +60,7 @@ config::Config tiny_config() {
 TEST(Bc, LossFallsOnATinyBatch) {
   const data::SampleBatch batch = synthetic_batch(16);
   const config::Config cfg = tiny_config();
-  BcLearner learner(cfg, torch::Device(torch::kCPU), 80, 3);
+  BcLearner learner(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 80, 3);
   const StepStats first = learner.step(batch);
   EXPECT_DOUBLE_EQ(first.lr, 3e-3);  // no warmup: the peak at step 0
   EXPECT_GT(first.grad_norm, 0.0);
@@ -85,7 +85,7 @@ TEST(Bc, ValidationTalliesEveryDecisionOfTheBatch) {
   // agrees with the learner's own top-1 on the same batch.
   const data::SampleBatch batch = synthetic_batch(16);
   const config::Config cfg = tiny_config();
-  BcLearner learner(cfg, torch::Device(torch::kCPU), 40, 5);
+  BcLearner learner(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 40, 5);
   for (int i = 0; i < 40; ++i) learner.step(batch);
   torch::NoGradGuard no_grad;
   learner.net()->eval();

@@ -136,7 +136,7 @@ int rank_of(const std::array<int, 4>& s, std::size_t seat) {
 
 TEST(Actors, RolloutInvariantsAndRewardsTelescopeToTheLoggedFinalScores) {
   const config::Config cfg = small_config(4, "tonpuusen");
-  Actors actors(cfg, game::MasterSeed{7}, std::make_shared<LinearTestPolicy>(1, 3), nullptr);
+  Actors actors(actors_config(cfg), game::MasterSeed{7}, std::make_shared<LinearTestPolicy>(1, 3), nullptr);
   const fs::path dir = temp_dir("invariants");
   actors.set_log_dir(dir);
   const Rollout r = actors.collect(200);
@@ -220,7 +220,7 @@ TEST(Actors, OpponentMixPoolAndBaselineGamesHaveOneLearnerSeat) {
   cfg.selfplay.opp_pool = 0.5;
   cfg.selfplay.opp_baseline = 0.5;
   cfg.selfplay.baseline = "bot:greedy";
-  Actors actors(cfg, game::MasterSeed{3}, std::make_shared<LinearTestPolicy>(1, 9), nullptr);
+  Actors actors(actors_config(cfg), game::MasterSeed{3}, std::make_shared<LinearTestPolicy>(1, 9), nullptr);
   actors.set_pool({std::make_shared<LinearTestPolicy>(2, 4)});
   const fs::path dir = temp_dir("mix");
   actors.set_log_dir(dir);
@@ -251,7 +251,7 @@ TEST(Actors, OpponentMixPoolAndBaselineGamesHaveOneLearnerSeat) {
 
 TEST(Actors, NextCollectCarriesTheNewLearnerVersion) {
   const config::Config cfg = small_config(4, "kyoku");
-  Actors actors(cfg, game::MasterSeed{5}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  Actors actors(actors_config(cfg), game::MasterSeed{5}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
   const Rollout a = actors.collect(10);
   actors.set_learner(std::make_shared<LinearTestPolicy>(1, 2));
   const Rollout b = actors.collect(10);
@@ -281,7 +281,7 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
   cfg.selfplay.opp_baseline = 0.25;
   cfg.selfplay.max_batch = 5;  // several forward passes per batch
   oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, threads);
-  Actors actors(cfg, game::MasterSeed{11}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  Actors actors(actors_config(cfg), game::MasterSeed{11}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
   actors.set_pool({std::make_shared<LinearTestPolicy>(2, 0)});
   const fs::path dir = temp_dir(tag);
   actors.set_log_dir(dir);
@@ -384,7 +384,7 @@ TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheTemperedPolicy) {
   config::Config cfg = small_config(4, "kyoku");
   cfg.selfplay.temperature = 0.01;
   auto policy = std::make_shared<LinearTestPolicy>(1, 1);
-  Actors actors(cfg, game::MasterSeed{13}, policy, nullptr);
+  Actors actors(actors_config(cfg), game::MasterSeed{13}, policy, nullptr);
   const Rollout r = actors.collect(100);
   std::vector<float> obs(r.obs.size());
   from_half(r.obs.data(), obs.data(), obs.size());
@@ -412,11 +412,11 @@ TEST(Actors, LowTemperaturePlaysTheMostLikelyActionAndLogpIsTheTemperedPolicy) {
 
 TEST(Actors, StateRestoresTheGameCounter) {
   const config::Config cfg = small_config(4, "kyoku");
-  Actors a(cfg, game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  Actors a(actors_config(cfg), game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
   (void)a.collect(20);
   const auto state = a.state();
   const Rollout next = a.collect(20);
-  Actors b(cfg, game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  Actors b(actors_config(cfg), game::MasterSeed{9}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
   b.restore(nlohmann::json::parse(state.dump()));
   const Rollout resumed = b.collect(20);
   EXPECT_TRUE(identical(next, resumed));
@@ -425,10 +425,10 @@ TEST(Actors, StateRestoresTheGameCounter) {
 TEST(Actors, RejectsAnUnknownBotAndACheckpointBaselineWithoutAPolicy) {
   config::Config cfg = small_config(4, "kyoku");
   cfg.selfplay.baseline = "bot:nope";
-  EXPECT_THROW(Actors(cfg, game::MasterSeed{1}, std::make_shared<LinearTestPolicy>(1), nullptr), Error);
+  EXPECT_THROW(Actors(actors_config(cfg), game::MasterSeed{1}, std::make_shared<LinearTestPolicy>(1), nullptr), Error);
   cfg.selfplay.baseline = "some/checkpoint.ckpt";
   cfg.selfplay.opp_baseline = 0.5;
-  EXPECT_THROW(Actors(cfg, game::MasterSeed{1}, std::make_shared<LinearTestPolicy>(1), nullptr), Error);
+  EXPECT_THROW(Actors(actors_config(cfg), game::MasterSeed{1}, std::make_shared<LinearTestPolicy>(1), nullptr), Error);
 }
 
 }  // namespace

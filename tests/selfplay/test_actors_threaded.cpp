@@ -23,7 +23,7 @@ TEST(ActorsThreaded, CollectsWithTheInferenceThreadAndParallelSteps) {
   cfg.selfplay.baseline = "bot:greedy";
   auto learner = std::make_shared<LinearTestPolicy>(1, 2);
   auto pool = std::make_shared<LinearTestPolicy>(2, 1);
-  Actors actors(cfg, game::MasterSeed{21}, learner, nullptr);
+  Actors actors(actors_config(cfg), game::MasterSeed{21}, learner, nullptr);
   actors.set_pool({pool});
   std::int64_t last_progress = 0;
   actors.progress = [&](std::int64_t done) { last_progress = done; };

@@ -55,7 +55,7 @@ struct Observations {
 };
 
 Observations real_observations(int max) {
-  Actors actors(tiny_config(), game::MasterSeed{17}, std::make_shared<LinearTestPolicy>(3), nullptr);
+  Actors actors(actors_config(tiny_config()), game::MasterSeed{17}, std::make_shared<LinearTestPolicy>(3), nullptr);
   const Rollout r = actors.collect(max);
   Observations o;
   o.n = std::min(max, static_cast<int>(r.size()));
@@ -175,7 +175,7 @@ TEST(InferenceModel, SnapshotIsStaleUntilTheNextPublish) {
 TEST(InferenceModel, EveryDecisionOfTheNextCollectCarriesThePublishedVersion) {
   auto learner = make_net(8);
   auto model = std::make_shared<InferenceModel>(*learner, torch::kCPU, 0);
-  Actors actors(tiny_config(), game::MasterSeed{4}, model, nullptr);
+  Actors actors(actors_config(tiny_config()), game::MasterSeed{4}, model, nullptr);
   const Rollout a = actors.collect(20);
   ASSERT_GT(a.size(), 0U);
   for (auto v : a.version) EXPECT_EQ(v, 0);
@@ -237,8 +237,8 @@ TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromSco
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".sha256");
 
-  Actors plain(cfg, game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
-  Actors with_grp(cfg, game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
+  Actors plain(actors_config(cfg), game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
+  Actors with_grp(actors_config(cfg), game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
   with_grp.set_reward_model(rewards);
   const Rollout a = plain.collect(50);
   const Rollout b = with_grp.collect(50);

@@ -86,13 +86,24 @@ struct UpdateStats {
 // (no anchor) when ppo.anchor is "none" or neither is set.
 std::string anchor_file(const config::PpoConfig& ppo);
 
+// What the learner reads of a run's config.
+struct LearnerConfig {
+  config::ModelConfig model;
+  config::PpoConfig ppo;
+  // selfplay.temperature: the learner trains the tempered policy the actors sample (ppo::tempered).
+  double temperature = 1.0;
+  // train.max_updates: the length of the learning-rate and coefficient schedules.
+  std::int64_t max_updates = 1000;
+};
+LearnerConfig learner_config(const config::Config& cfg);
+
 class Learner {
  public:
   // Network from cfg.model, initialised by init_weights with the first 8 bytes (little-endian)
   // of stream_key(master, labels::network_init), or loaded from cfg.ppo.init when set; the KL
   // anchor network from anchor_file(cfg.ppo) when set (frozen, eval mode). Throws hydra::Error
   // naming the file when a checkpoint does not load.
-  Learner(const config::Config& cfg, torch::Device device, game::MasterSeed master);
+  Learner(const LearnerConfig& cfg, torch::Device device, game::MasterSeed master);
   ~Learner();
   Learner(const Learner&) = delete;
   Learner& operator=(const Learner&) = delete;
@@ -101,7 +112,7 @@ class Learner {
   // from the data_order stream (update index, epoch), AdamW steps with gradient clipping).
   UpdateStats update(const selfplay::Rollout& rollout);
 
-  // log pi_T(action) of every decision under the current network at T = selfplay.temperature (the
+  // log pi_T(action) of every decision under the current network at T = cfg.temperature (the
   // policy the actors sample), evaluated as the learner sees
   // the rollout (half observations as float, autocast as in training), in batches of
   // ppo.minibatch. For checks that actors and learner agree (first-epoch ratio 1).
@@ -158,7 +169,7 @@ class Learner {
   // The loss settings of the config with the entropy and KL-anchor coefficients of update `u`.
   LossSettings settings_for(std::int64_t u) const;
 
-  config::Config cfg_;
+  LearnerConfig cfg_;
   torch::Device device_;
   game::MasterSeed master_;
   model::HydraNet net_{nullptr};

@@ -66,8 +66,9 @@ struct LossSettings {
   // legal actions (selfplay.temperature). The ratio, entropy and KL anchor all see that policy.
   double temperature = 1.0;
 
-  // Everything but the coefficients that change per update (entropy, KL anchor).
-  static LossSettings from_config(const config::Config& cfg);
+  // Everything but the coefficients that change per update (entropy, KL anchor), from the model
+  // and ppo sections and selfplay.temperature.
+  static LossSettings from_config(const config::ModelConfig& model, const config::PpoConfig& ppo, double temperature);
 };
 
 struct LossTerms {

@@ -53,9 +53,10 @@ struct StepStats {
 // The training model, its optimizer and schedule.
 class BcLearner {
  public:
-  // Builds the network from cfg.model, initialised from `init_seed`, on `device`; AdamW and the
-  // warmup + cosine schedule over `total_steps` from cfg.pretrain.
-  BcLearner(const config::Config& cfg, const torch::Device& device, std::int64_t total_steps, std::uint64_t init_seed);
+  // Builds the network from `model`, initialised from `init_seed`, on `device`; AdamW and the
+  // warmup + cosine schedule over `total_steps` from `pretrain`.
+  BcLearner(const config::ModelConfig& model, const config::PretrainConfig& pretrain, const torch::Device& device,
+            std::int64_t total_steps, std::uint64_t init_seed);
 
   // One optimizer step on `batch` at the schedule's learning rate for steps().
   StepStats step(const data::SampleBatch& batch);
@@ -67,7 +68,8 @@ class BcLearner {
   void set_steps(std::int64_t s) { steps_ = s; }
 
  private:
-  config::Config cfg_;
+  config::ModelConfig model_cfg_;
+  config::PretrainConfig pretrain_cfg_;
   torch::Device device_;
   model::HydraNet net_;
   std::unique_ptr<torch::optim::AdamW> optimizer_;

@@ -33,11 +33,22 @@
 
 namespace hydra::selfplay {
 
+// What the actors read of a run's config.
+struct ActorsConfig {
+  config::RulesConfig rules;
+  config::SelfplayConfig selfplay;
+  // From the ppo section: record the privileged planes of learner decisions (ppo.critic =
+  // privileged) and play paired branches (ppo.advantage = paired).
+  bool privileged = false;
+  bool paired = false;
+};
+ActorsConfig actors_config(const config::Config& cfg);
+
 class Actors {
  public:
-  // `baseline` is null when config selfplay.baseline is a bot ("bot:..."); otherwise the policy
+  // `baseline` is null when cfg.selfplay.baseline is a bot ("bot:..."); otherwise the policy
   // of that checkpoint. Throws hydra::Error for an invalid opponent mix or baseline name.
-  Actors(const config::Config& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,
+  Actors(const ActorsConfig& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,
          std::shared_ptr<BatchPolicy> baseline);
   ~Actors();
   Actors(const Actors&) = delete;

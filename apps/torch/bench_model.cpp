@@ -1,5 +1,6 @@
 // torch_impl::bench_model, bench_learner, bench_selfplay, bench_pretrain (torch_impl.hpp), registered in
-// apps/bench_model.cpp.
+// apps/bench_model.cpp: flags in, the measurements of ppo/bench.hpp and pretrain/bench.hpp, a
+// table or JSON out.
 //
 // hydra bench model | learner | selfplay: how fast the network, the PPO update and self-play run
 // on a device, to size a machine. Each takes the run config (--config, --set) and --device.
@@ -20,18 +21,14 @@
 // Short by default (seconds); --seconds lengthens. Times are wall clock: these measure the
 // device and the whole machine, not one core.
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/common/thread_limit.hpp"
@@ -39,24 +36,15 @@
 #include "hydra/model/flops.hpp"
 #include "hydra/model/precision.hpp"
 #include "hydra/model/run_context.hpp"
-#include "hydra/ppo/learner.hpp"
-#include "hydra/pretrain/bc.hpp"
-#include "hydra/selfplay/actors.hpp"
-#include "hydra/selfplay/bots.hpp"
-#include "hydra/selfplay/torch/grp_rewards.hpp"
-#include "hydra/selfplay/torch/inference.hpp"
+#include "hydra/ppo/bench.hpp"
+#include "hydra/pretrain/bench.hpp"
 #include "../positions.hpp"
 #include "torch_impl.hpp"
-#include "device_run.hpp"
-#include "hydra/common/index.hpp"
 
 namespace hydra::apps {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Positions the model and learner benches feed the network: real decisions, so the legal masks
 // and planes have their real sparsity (the arithmetic does not depend on it, the host side does).
@@ -80,38 +68,6 @@ void print_head(const Json& h) {
 
 // ---- model -------------------------------------------------------------------------------
 
-struct ModelRate {
-  int batch = 0;
-  std::int64_t passes = 0;
-  double seconds = 0;
-  double samples_per_s() const { return static_cast<double>(batch) * static_cast<double>(passes) / seconds; }
-};
-
-ModelRate time_batch(selfplay::InferenceModel& net, const data::SampleBatch& pos, int batch, double seconds) {
-  // A batch of `batch` rows cycling over the positions, laid out as the actors lay theirs out.
-  const auto ub = ix(batch);
-  std::vector<float> obs(ub * encoder::kObsSize), ctx(ub * data::kSampleContext), probs(ub * data::kSampleActions), value(ub);
-  std::vector<game::ActionMask> legal(ub);
-  for (std::size_t i = 0; i < ub; ++i) {
-    const std::size_t j = i % pos.size();
-    std::copy_n(pos.obs.data() + j * encoder::kObsSize, encoder::kObsSize, obs.data() + i * encoder::kObsSize);
-    std::copy_n(pos.context.data() + j * data::kSampleContext, data::kSampleContext, ctx.data() + i * data::kSampleContext);
-    legal[i] = pos.legal_mask(j);
-  }
-  const selfplay::PolicyBatch in{obs.data(), ctx.data(), legal.data(), batch};
-  const selfplay::PolicyOutput out{probs.data(), value.data()};
-  net.evaluate(in, out);  // warm-up: allocator, kernel choice
-  ModelRate r{batch};
-  const auto t0 = Clock::now();
-  do {
-    net.evaluate(in, out);  // returns after the device->host copy: the work is done
-    ++r.passes;
-    r.seconds = since(t0);
-  } while (r.seconds < seconds);
-  return r;
-}
-
-
 void run_bench_model(const BenchModelFlags& f) {
   const config::Config cfg = f.model.load();
   const model::RunContext context(f.model.threads, f.model.device);
@@ -123,9 +79,9 @@ void run_bench_model(const BenchModelFlags& f) {
   net->init_weights(f.model.seed);
   selfplay::InferenceModel inference(*net, device, 0);
   const double flops = model::forward_flops(cfg.model).total();
-  std::vector<ModelRate> rates;
+  std::vector<ppo::ForwardRate> rates;
   for (const int b : sizes) {
-    rates.push_back(time_batch(inference, positions.samples, b, f.seconds));
+    rates.push_back(ppo::bench_forward(inference, positions.samples, b, f.seconds));
     log::info("bench model: batch {}: {:.0f} samples/s", b, rates.back().samples_per_s());
   }
   Json head = model_head(cfg, device);
@@ -153,62 +109,15 @@ void run_bench_model(const BenchModelFlags& f) {
 
 // ---- learner ------------------------------------------------------------------------------
 
-// A rollout of `n` one-decision episodes cycling over real positions, old log-probabilities
-// from the learner's own network (as actors give them).
-selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, ppo::Learner& learner) {
-  selfplay::Rollout r;
-  const auto un = ix(n);
-  r.obs.resize(un * encoder::kObsSize);
-  for (std::size_t i = 0; i < un; ++i) {
-    const std::size_t j = i % s.size();
-    selfplay::to_half(s.obs.data() + j * encoder::kObsSize, r.obs.data() + i * encoder::kObsSize, encoder::kObsSize);
-    r.context.insert(r.context.end(), s.context.begin() + static_cast<std::ptrdiff_t>(j * data::kSampleContext),
-                     s.context.begin() + static_cast<std::ptrdiff_t>((j + 1) * data::kSampleContext));
-    r.legal.push_back(s.legal_mask(j).bits());
-    r.action.push_back(static_cast<std::int16_t>(s.action[j]));
-    r.value.push_back(0.0f);
-    r.reward.push_back(s.value[j]);
-    r.done.push_back(1);
-    r.version.push_back(0);
-    for (int o = 0; o < selfplay::kOpponents; ++o) r.opp_waits.push_back(o == static_cast<int>(i % 3) ? 0b1001U : 0U);
-  }
-  r.logp.assign(un, 0.0f);
-  const auto logp = learner.log_probs(r);
-  r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
-  return r;
-}
-
-
 void run_bench_learner(const BenchLearnerFlags& f) {
-  config::Config cfg = f.model.load();
+  const config::Config cfg = f.model.load();
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
-  // A fixed amount of work per update: every planned epoch runs whatever the approx-KL of
-  // repeated updates on one rollout (training cuts epochs only when the policy moved a lot).
-  cfg.ppo.kl_high = 1e9;
-  cfg.ppo.kl_stop = 0;
-  const std::int64_t n =
-      f.samples > 0 ? f.samples : std::min<std::int64_t>(cfg.ppo.rollout_samples, 2 * std::int64_t{cfg.ppo.minibatch});
   const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
-  ppo::Learner learner(ppo::learner_config(cfg), device, game::MasterSeed{f.model.seed});
-  const auto rollout = bench_rollout(positions.samples, n, learner);
-  log::info("bench learner: warm-up update of {} samples", n);
-  learner.update(rollout);  // allocator, kernel choice, AdamW state
-  std::int64_t updates = 0, trained = 0;
-  double seconds = 0;
-  const auto t0 = Clock::now();
-  do {
-    const auto s = learner.update(rollout);
-    ++updates;
-    // Minibatches are equal within one: steps x (n / batches) samples went forward and backward.
-    const std::int64_t batches = std::max<std::int64_t>(1, n / cfg.ppo.minibatch);
-    trained += s.minibatches * n / batches;
-    seconds += s.seconds;
-    log::info("bench learner: update {} in {:.2f} s", updates, s.seconds);
-  } while (since(t0) < f.seconds);
+  const ppo::LearnerRate rate = ppo::bench_learner(cfg, device, positions.samples, f.samples, f.model.seed, f.seconds);
 
-  const double per_sample = model::train_flops_per_sample(cfg.model, learner.has_anchor());
-  const double trained_per_s = static_cast<double>(trained) / seconds;
+  const double per_sample = model::train_flops_per_sample(cfg.model, rate.anchor);
+  const double trained_per_s = rate.trained_per_s();
   const double tflops = trained_per_s * per_sample * 1e-12;
   const std::string name = model::device_name(device.str());
   std::optional<double> peak;
@@ -217,12 +126,12 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   Json head = model_head(cfg, device);
   Json j{{"bench", "learner"}};
   j.update(head);
-  j["rollout_samples"] = n;
+  j["rollout_samples"] = rate.rollout_samples;
   j["minibatch"] = cfg.ppo.minibatch;
   j["epochs"] = cfg.ppo.epochs;
-  j["updates"] = updates;
-  j["update_seconds"] = seconds;
-  j["rollout_samples_per_s"] = static_cast<double>(n * updates) / seconds;
+  j["updates"] = rate.updates;
+  j["update_seconds"] = rate.seconds;
+  j["rollout_samples_per_s"] = rate.rollout_per_s();
   j["trained_samples_per_s"] = trained_per_s;
   j["train_flops_per_sample"] = per_sample;
   j["tflops"] = tflops;
@@ -234,71 +143,34 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   }
   print_head(head);
   std::printf("rollout samples/s  %12.1f   (%lld samples x %lld updates in %.2f s; minibatch %d, %d epochs)\n",
-              j["rollout_samples_per_s"].get<double>(), static_cast<long long>(n), static_cast<long long>(updates), seconds,
-              cfg.ppo.minibatch, cfg.ppo.epochs);
+              j["rollout_samples_per_s"].get<double>(), static_cast<long long>(rate.rollout_samples),
+              static_cast<long long>(rate.updates), rate.seconds, cfg.ppo.minibatch, cfg.ppo.epochs);
   std::printf("trained samples/s  %12.1f   (forward + backward of a sample in a minibatch)\n", trained_per_s);
   std::printf("FLOPs per trained sample %.4g (3 x forward%s), %.3f TFLOP/s", per_sample,
-              learner.has_anchor() ? " + anchor forward" : "", tflops);
+              rate.anchor ? " + anchor forward" : "", tflops);
   if (peak) std::printf(", %.1f%% of the %.1f TFLOP/s bf16 peak\n", 100.0 * tflops / *peak, *peak);
   else std::printf("; peak unknown for this device (give --peak-tflops)\n");
 }
 
 // ---- pretrain -----------------------------------------------------------------------------
 
-// Behaviour cloning's two halves apart: the data pipeline (`hydra pretrain`'s training stream:
-// decode, replay, encode, shuffle, augment; producer thread and parallel decode) drawing batches
-// of pretrain.batch with nothing consuming them, then BcLearner::step on batches it already has.
-// Each phase runs --seconds after its warm-up (the pipeline's first batch fills the shuffle
-// buffer; the learner's first step chooses kernels and makes the AdamW state). The ratio says
-// whether the pipeline keeps the learner busy: >= 10 leaves it under a tenth of the machine.
 void run_bench_pretrain(const BenchPretrainFlags& f) {
   config::Config cfg = f.model.load();
   if (!f.data.empty()) cfg.pretrain.data = f.data;
-  if (cfg.pretrain.data.empty()) throw Error("bench pretrain: no logs: give --data DIR or a config with pretrain.data");
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
-  const game::MasterSeed seed{f.model.seed};
-  const auto batch = ix(cfg.pretrain.batch);
-
-  data::Dataset stream(pretrain::dataset_options(cfg, seed, false));
-  log::info("bench pretrain: {} training files; filling the shuffle buffer ({} samples)", stream.files().size(),
-            cfg.pretrain.shuffle_buffer);
-  constexpr std::size_t kKept = 8;  // batches the learner phase cycles through
-  std::vector<data::SampleBatch> kept(1);
-  if (stream.next(kept[0], batch) == 0) throw Error("bench pretrain: the logs hold no decision");
-  std::int64_t pipe_samples = 0;
-  const auto t0 = Clock::now();
-  data::SampleBatch b;
-  do {
-    const auto n = stream.next(b, batch);
-    pipe_samples += static_cast<std::int64_t>(n);
-    if (kept.size() < kKept) kept.push_back(b);
-  } while (since(t0) < f.seconds);
-  const double pipe_seconds = since(t0);
-  const double pipe_rate = static_cast<double>(pipe_samples) / pipe_seconds;
-  const auto report = stream.report();
-  log::info("bench pretrain: pipeline {:.0f} samples/s; learner next", pipe_rate);
-
-  pretrain::BcLearner learner(cfg.model, cfg.pretrain, device, /*total_steps=*/1000000, f.model.seed);
-  (void)learner.step(kept[0]);
-  std::int64_t steps = 0, learn_samples = 0;
-  const auto t1 = Clock::now();
-  do {
-    const auto& x = kept[ix(steps) % kept.size()];
-    (void)learner.step(x);  // reads its losses back: a sync per step, as in training
-    learn_samples += static_cast<std::int64_t>(x.size());
-    ++steps;
-  } while (since(t1) < f.seconds);
-  const double learn_seconds = since(t1);
-  const double learn_rate = static_cast<double>(learn_samples) / learn_seconds;
+  const pretrain::PretrainRate rate = pretrain::bench_pretrain(cfg, device, f.model.seed, f.seconds);
+  const double pipe_rate = rate.pipeline_per_s();
+  const double learn_rate = rate.learner_per_s();
+  const auto& report = rate.report;
 
   const Json head = model_head(cfg, device);
   Json j{{"bench", "pretrain"}};
   j.update(head);
   j["batch"] = cfg.pretrain.batch;
-  j["files"] = stream.files().size();
-  j["pipeline"] = {{"samples", pipe_samples},
-                   {"seconds", pipe_seconds},
+  j["files"] = rate.files;
+  j["pipeline"] = {{"samples", rate.pipeline_samples},
+                   {"seconds", rate.pipeline_seconds},
                    {"samples_per_s", pipe_rate},
                    {"files_read", report.files_read},
                    {"bad_files", report.bad.size()},
@@ -306,7 +178,7 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
                                     {"parse", report.seconds_parse},
                                     {"replay", report.seconds_replay},
                                     {"encode", report.seconds_encode}}}};
-  j["learner"] = {{"steps", steps}, {"seconds", learn_seconds}, {"samples_per_s", learn_rate}};
+  j["learner"] = {{"steps", rate.steps}, {"seconds", rate.learner_seconds}, {"samples_per_s", learn_rate}};
   j["pipeline_over_learner"] = pipe_rate / learn_rate;
   j["cpu_threads"] = ThreadLimit::active();
   if (f.model.json) {
@@ -315,12 +187,12 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
   }
   print_head(head);
   std::printf("pipeline  %12.0f samples/s   (%lld samples in %.1f s, batch %d; %lld file reads of %zu files, %zu bad)\n", pipe_rate,
-              static_cast<long long>(pipe_samples), pipe_seconds, cfg.pretrain.batch,
-              static_cast<long long>(report.files_read), stream.files().size(), report.bad.size());
+              static_cast<long long>(rate.pipeline_samples), rate.pipeline_seconds, cfg.pretrain.batch,
+              static_cast<long long>(report.files_read), rate.files, report.bad.size());
   std::printf("          CPU seconds since the start: gunzip %.1f  parse %.1f  replay %.1f  encode %.1f\n",
               report.seconds_gunzip, report.seconds_parse, report.seconds_replay, report.seconds_encode);
-  std::printf("learner   %12.0f samples/s   (%lld steps in %.1f s)\n", learn_rate, static_cast<long long>(steps),
-              learn_seconds);
+  std::printf("learner   %12.0f samples/s   (%lld steps in %.1f s)\n", learn_rate, static_cast<long long>(rate.steps),
+              rate.learner_seconds);
   std::printf("pipeline / learner %.1f  (%s)\n", pipe_rate / learn_rate,
               pipe_rate >= 10 * learn_rate ? ">= 10: the pipeline keeps the learner busy with a tenth of the machine"
                                            : "< 10: the pipeline takes a large share of the machine or starves the learner");
@@ -328,40 +200,13 @@ void run_bench_pretrain(const BenchPretrainFlags& f) {
 
 // ---- selfplay -----------------------------------------------------------------------------
 
-
-
 void run_bench_selfplay(const BenchSelfplayFlags& f) {
   const config::Config cfg = f.model.load();
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
-  const game::MasterSeed master{f.model.seed};
-  // The networks as the trainer's fresh start makes them: the learner's initial weights behind
-  // the current snapshot, a copy of them as the first pool entry, the baseline bot or checkpoint.
-  ppo::Learner learner(ppo::learner_config(cfg), device, master);
-  auto current = std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0);
-  std::shared_ptr<selfplay::BatchPolicy> baseline;
-  if (!selfplay::is_bot_name(cfg.selfplay.baseline)) baseline = selfplay::load_policy(cfg.selfplay.baseline, device);
-  selfplay::Actors actors(selfplay::actors_config(cfg), master, current, baseline);
-  actors.set_pool({std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0)});
-  if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
-
-  const auto t0 = Clock::now();
-  auto last = t0;
-  std::int64_t finished = 0;
-  actors.progress = [&](std::int64_t done) {
-    if (since(last) < 5.0) return;
-    last = Clock::now();
-    log::info("bench selfplay: {} games in {:.0f} s", finished + done, since(t0));
-  };
-  selfplay::ActorStats total;
-  std::int64_t collects = 0;
-  do {
-    actors.collect(cfg.ppo.rollout_samples);
-    const auto s = actors.take_stats();
-    finished += s.games;
-    total += s;
-    ++collects;
-  } while (since(t0) < f.seconds);
+  const ppo::SelfplayRate rate = ppo::bench_selfplay(cfg, device, f.model.seed, f.seconds);
+  const selfplay::ActorStats& total = rate.total;
+  const std::int64_t collects = rate.collects;
 
   const double wall = total.wall_seconds;
   const auto share = [&](double s) { return s / wall; };

@@ -2,297 +2,37 @@
 //
 // hydra check [--device D] [--config FILE] [--set K=V] [--model CKPT] [--data DIR]
 //             [--positions N] [--seed S] [--json]
-// A numerical self-test of the device, in the spirit of KataGo's testgpuerror, on real positions
-// (logs, or greedy self-play games when there are none) and through the code paths training uses
-// (model::HydraNet under model::AutocastGuard via selfplay::InferenceModel, ppo::Learner, the
-// checkpoint writer and reader):
-//   bf16_*              bf16 autocast against fp32 on the device, per head, batched
-//   batched_vs_single   one forward of N positions against N forwards of one, fp32
-//   cuda_graphs         (CUDA with model.cuda_graphs) self-play's evaluate() replaying CUDA
-//                       graphs against the eager forward, several batch sizes
-//   update_finite       one PPO update of a fixed rollout: parameters and losses finite
-//   update_lowers_loss  ... and the PPO objective of that rollout lower after it than before
-//   checkpoint_weights  the updated network saved on the device, loaded on the CPU: every tensor equal
-//   checkpoint_outputs  ... and its fp32 outputs on the CPU against the device's fp32 outputs
-// Each prints its measured number and its threshold; exit 0 when all pass, 1 when one fails.
-//
-// Error of a head: the largest difference over the positions of what the head's consumers read:
-// probabilities for the policy (masked softmax over the legal actions), GRP (softmax over the 24
-// rank orders), tenpai and danger (sigmoids); for the value, the difference in value units
-// divided by max(1, RMS of the fp32 values), so a value head on any scale gets one threshold.
-
-#include <unistd.h>
+// The device self-test of ppo/device_check.hpp on real positions (logs, or greedy self-play games
+// when there are none): each check prints its measured number and its threshold; exit 0 when all
+// pass, 1 when one fails.
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
-#include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include <ATen/Context.h>
 #include <nlohmann/json.hpp>
 
-#include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/game/rules.hpp"
-#include "hydra/model/checkpoint.hpp"
 #include "hydra/model/flops.hpp"
-#include "hydra/model/losses.hpp"
 #include "hydra/model/precision.hpp"
 #include "hydra/model/run_context.hpp"
-#include "hydra/ppo/learner.hpp"
-#include "hydra/selfplay/torch/inference.hpp"
+#include "hydra/ppo/device_check.hpp"
 #include "../positions.hpp"
 #include "torch_impl.hpp"
-#include "device_run.hpp"
-#include "hydra/common/index.hpp"
 
 namespace hydra::apps {
 namespace {
 
-namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-// Thresholds. bf16 keeps 8 significant bits (relative rounding 2^-9 per operation); through a
-// residual trunk the errors of the layers add up, and a 40-block trunk stays near 1e-2 in
-// probability on real positions (docs/GPU.md has the measured numbers). 0.05 is five times that:
-// beyond it bf16 inference plays visibly different moves. fp32 paths that should agree up to the
-// rounding of different kernels (batch size, device) get 1e-4.
-constexpr double kBf16Probability = 0.05;
-constexpr double kBf16Value = 0.05;
-constexpr double kFp32Agreement = 1e-4;
-// The same bf16 network through a CUDA graph at a padded batch (96 rows in the graph of 128)
-// may run other kernels than the eager pass: bf16 rounding differences of about 1e-3. A real
-// fault (stale weights, rows mixed or shifted, a lost copy) is off by 0.1 or more.
-constexpr double kGraphAgreement = 0.01;
-
-struct Check {
-  Check(std::string n, std::string w, double v, double t, bool s = false, std::string nt = "")
-      : name(std::move(n)), what(std::move(w)), value(v), threshold(t), strict(s), note(std::move(nt)) {}
-  std::string name;
-  std::string what;
-  double value = 0;
-  double threshold = 0;
-  bool strict = false;  // pass when value < threshold (else value <= threshold)
-  std::string note;
-  bool pass() const { return std::isfinite(value) && (strict ? value < threshold : value <= threshold); }
-};
-
-struct HeadErrors {
-  double policy = 0, value = 0, grp = 0, tenpai = 0, danger = 0;
-  double max() const { return std::max({policy, value, grp, tenpai, danger}); }
-};
-
-double max_abs_diff(const torch::Tensor& a, const torch::Tensor& b) {
-  if (a.numel() == 0) return 0.0;
-  return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
-}
-
-// Errors of `got` against the reference `ref` (both fp32 host outputs of the same positions).
-HeadErrors head_errors(const model::Outputs& got, const model::Outputs& ref, const torch::Tensor& legal) {
-  HeadErrors e;
-  e.policy = max_abs_diff(model::masked_softmax(got.policy, legal), model::masked_softmax(ref.policy, legal));
-  const double rms = ref.value.to(torch::kDouble).pow(2).mean().sqrt().item<double>();
-  e.value = max_abs_diff(got.value, ref.value) / std::max(1.0, rms);
-  e.grp = max_abs_diff(torch::softmax(got.grp, 1), torch::softmax(ref.grp, 1));
-  e.tenpai = max_abs_diff(torch::sigmoid(got.tenpai), torch::sigmoid(ref.tenpai));
-  e.danger = max_abs_diff(torch::sigmoid(got.danger), torch::sigmoid(ref.danger));
-  return e;
-}
-
-// (a) bf16 autocast against fp32, one forward of every position each.
-void check_bf16(selfplay::InferenceModel& net, const PositionTensors& pos, std::vector<Check>& out) {
-  const auto ref = net.forward(pos.obs, pos.context, /*autocast=*/false);
-  const auto bf16 = net.forward(pos.obs, pos.context, /*autocast=*/true);
-  const HeadErrors e = head_errors(bf16, ref, pos.legal);
-  out.push_back({"bf16_policy", "bf16 vs fp32: policy, max |probability difference|", e.policy, kBf16Probability});
-  out.push_back({"bf16_value", "bf16 vs fp32: value, max |difference| / max(1, RMS)", e.value, kBf16Value});
-  out.push_back({"bf16_grp", "bf16 vs fp32: GRP, max |probability difference|", e.grp, kBf16Probability});
-  out.push_back({"bf16_tenpai", "bf16 vs fp32: tenpai, max |probability difference|", e.tenpai, kBf16Probability});
-  out.push_back({"bf16_danger", "bf16 vs fp32: danger, max |probability difference|", e.danger, kBf16Probability});
-}
-
-// (b) One batch against one position at a time, fp32: catches anything that mixes the rows of
-// a batch (a norm over the batch, a padding or stride bug in a kernel).
-void check_batched(selfplay::InferenceModel& net, const PositionTensors& pos, std::vector<Check>& out) {
-  const auto batched = net.forward(pos.obs, pos.context, false);
-  std::vector<model::Outputs> rows;
-  rows.reserve(ix(pos.size()));
-  for (std::int64_t i = 0; i < pos.size(); ++i)
-    rows.push_back(net.forward(pos.obs.slice(0, i, i + 1), pos.context.slice(0, i, i + 1), false));
-  const auto cat = [&](auto field) {
-    std::vector<torch::Tensor> parts;
-    for (const auto& r : rows) parts.push_back(r.*field);
-    return torch::cat(parts, 0);
-  };
-  const model::Outputs single{cat(&model::Outputs::policy), cat(&model::Outputs::value), cat(&model::Outputs::grp),
-                              cat(&model::Outputs::tenpai), cat(&model::Outputs::danger)};
-  out.push_back({"batched_vs_single", "batch of all vs one at a time, fp32: max error over the heads",
-                 head_errors(batched, single, pos.legal).max(), kFp32Agreement});
-}
-
-// (b2) CUDA graphs: InferenceModel::evaluate (what self-play, eval and bots call) replaying the
-// captured graphs against the same call with eager forwards, on batches of all positions, one,
-// three quarters (a padded bucket) and five: probabilities and values.
-void check_graphs(selfplay::InferenceModel& net, const data::SampleBatch& s, const PositionTensors& pos,
-                  std::vector<Check>& out) {
-  if (!net.cuda_graphs()) return;
-  const std::int64_t n = pos.size();
-  std::vector<game::ActionMask> legal;
-  for (std::size_t i = 0; i < s.size(); ++i) legal.push_back(s.legal_mask(i));
-  const auto obs = pos.obs.contiguous();
-  const auto ctx = pos.context.contiguous();
-  const auto run = [&](bool graphs, std::int64_t count, std::vector<float>& probs, std::vector<float>& value) {
-    net.use_cuda_graphs(graphs);
-    probs.assign(static_cast<std::size_t>(count * selfplay::kActions), 0.0f);
-    value.assign(ix(count), 0.0f);
-    const selfplay::PolicyBatch in{obs.data_ptr<float>(), ctx.data_ptr<float>(), legal.data(), static_cast<int>(count)};
-    net.evaluate(in, {probs.data(), value.data()});
-  };
-  double err = 0;
-  for (const std::int64_t count : {n, std::int64_t{1}, std::max<std::int64_t>(1, n * 3 / 4), std::min<std::int64_t>(n, 5)}) {
-    std::vector<float> pg, vg, pe, ve;
-    run(true, count, pg, vg);
-    run(false, count, pe, ve);
-    double rms = 0;
-    for (const float v : ve) rms += static_cast<double>(v) * v;
-    rms = std::sqrt(rms / static_cast<double>(ve.size()));
-    for (std::size_t i = 0; i < pg.size(); ++i) err = std::max(err, std::abs(static_cast<double>(pg[i]) - pe[i]));
-    for (std::size_t i = 0; i < vg.size(); ++i)
-      err = std::max(err, std::abs(static_cast<double>(vg[i]) - ve[i]) / std::max(1.0, rms));
-  }
-  net.use_cuda_graphs(true);
-  out.push_back({"cuda_graphs", "CUDA graph replay vs eager, self-play's evaluate: max error, policy and value", err,
-                 kGraphAgreement});
-}
-
-// The positions as a rollout of one-decision episodes: the logged action, V_old from the network,
-// the final placement points as the reward, the opponents' waits as the aux labels, and
-// log pi_old from the learner itself (so the first epoch's probability ratio is 1, as with actors).
-selfplay::Rollout fixed_rollout(const data::SampleBatch& s, ppo::Learner& learner, selfplay::InferenceModel& net,
-                                const PositionTensors& pos) {
-  selfplay::Rollout r;
-  const std::size_t n = s.size();
-  r.obs.resize(n * encoder::kObsSize);
-  selfplay::to_half(s.obs.data(), r.obs.data(), r.obs.size());
-  r.context = s.context;
-  const auto values = net.forward(pos.obs, pos.context, false).value.reshape({-1});
-  for (std::size_t i = 0; i < n; ++i) {
-    r.legal.push_back(s.legal_mask(i).bits());
-    r.action.push_back(static_cast<std::int16_t>(s.action[i]));
-    r.value.push_back(values[static_cast<std::int64_t>(i)].item<float>());
-    r.reward.push_back(s.value[i]);
-    r.done.push_back(1);
-    r.version.push_back(0);
-    for (int o = 0; o < selfplay::kOpponents; ++o) {
-      std::uint64_t waits = 0;
-      for (int t = 0; t < encoder::kTiles; ++t)
-        if (s.danger[(i * selfplay::kOpponents + ix(o)) * encoder::kTiles + ix(t)] > 0.5f)
-          waits |= std::uint64_t{1} << t;
-      r.opp_waits.push_back(waits);
-    }
-  }
-  r.logp.assign(n, 0.0f);
-  const auto logp = learner.log_probs(r);
-  r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
-  return r;
-}
-
-std::int64_t non_finite(const torch::nn::Module& net) {
-  std::int64_t bad = 0;
-  for (const auto& p : net.parameters()) bad += (~torch::isfinite(p.detach())).sum().item<std::int64_t>();
-  return bad;
-}
-
-// (c) One learner update on the fixed rollout.
-void check_update(ppo::Learner& learner, const selfplay::Rollout& rollout, std::vector<Check>& out) {
-  const double before = learner.loss(rollout, 0);
-  const ppo::UpdateStats s = learner.update(rollout);
-  const double after = learner.loss(rollout, 0);
-  std::int64_t bad = non_finite(learner.net());
-  for (const auto& [tag, v] : s.scalars()) bad += std::isfinite(v) ? 0 : 1;
-  bad += std::isfinite(before) && std::isfinite(after) ? 0 : 1;
-  out.push_back({"update_finite", "one PPO update: non-finite parameters and statistics", static_cast<double>(bad), 0.0});
-  char note[160];
-  std::snprintf(note, sizeof note, "loss %.6f -> %.6f over %lld samples, %lld optimizer steps", before, after,
-                static_cast<long long>(s.samples), static_cast<long long>(s.minibatches));
-  out.push_back({"update_lowers_loss", "one PPO update: loss after - loss before on the same rollout", after - before,
-                 0.0, /*strict=*/true, note});
-}
-
-// (d) The updated network written as the trainer writes it, read back on the CPU.
-void check_checkpoint(ppo::Learner& learner, const config::Config& cfg, const PositionTensors& pos,
-                      std::vector<Check>& out) {
-  const fs::path dir = fs::temp_directory_path() / ("hydra-check-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  struct Cleanup {
-    fs::path dir;
-    // File by file: the torch wheel's libtorch.so exports its own std::filesystem::remove_all,
-    // which crashes when called from a binary built against the system's libstdc++.
-    ~Cleanup() {
-      std::error_code ec;
-      std::vector<fs::path> files;
-      for (const auto& e : fs::directory_iterator(dir, ec)) files.push_back(e.path());
-      for (const auto& file : files) fs::remove(file, ec);
-      fs::remove(dir, ec);
-    }
-  } cleanup{dir};
-  const fs::path file = dir / "check.ckpt";
-  model::CheckpointData data;
-  learner.save_state(data);
-  data.config = config::to_json(cfg);
-  model::save_checkpoint(file, data, learner.net(), &learner.optimizer());
-
-  model::HydraNet cpu(cfg.model);
-  model::LoadOptions options;
-  options.restore_rng = false;
-  model::load_checkpoint(file, cpu.ptr().get(), nullptr, options);
-  double weights = 0;
-  {
-    torch::NoGradGuard no_grad;
-    const auto mine = learner.net().named_parameters();
-    for (const auto& p : cpu->named_parameters()) weights = std::max(weights, max_abs_diff(mine[p.key()].cpu(), p.value()));
-    const auto buffers = learner.net().named_buffers();
-    for (const auto& b : cpu->named_buffers()) weights = std::max(weights, max_abs_diff(buffers[b.key()].cpu(), b.value()));
-  }
-  out.push_back({"checkpoint_weights", "checkpoint from the device loaded on the CPU: max |weight difference|", weights, 0.0});
-
-  selfplay::InferenceModel on_device(learner.net(), learner.device(), learner.updates());
-  const auto loaded = selfplay::load_policy(file, torch::kCPU);  // how eval and bot read checkpoints
-  const auto a = on_device.forward(pos.obs, pos.context, false);
-  const auto b = loaded->forward(pos.obs, pos.context, false);
-  out.push_back({"checkpoint_outputs", "fp32 outputs: device vs the checkpoint on the CPU, max error over the heads",
-                 head_errors(b, a, pos.legal).max(), kFp32Agreement});
-}
-
-// The config the check runs: the model of --model's checkpoint when given. Reward normalisation
-// is off and the value warm-up skipped, so the loss before and after the update is one objective
-// of the same targets and the whole network learns in the one update.
-config::Config check_config(const ModelFlags& flags, const std::string& checkpoint) {
-  config::Config cfg = flags.load();
-  if (!checkpoint.empty()) {
-    model::LoadOptions options;
-    options.restore_rng = false;
-    const auto data = model::load_checkpoint(checkpoint, nullptr, nullptr, options);
-    if (data.kind != "hydra_net")
-      throw Error("--model: checkpoint '" + checkpoint + "' holds a '" + data.kind + "' network, not a hydra_net");
-    cfg.model = model::stored_config(checkpoint, data).model;
-    cfg.ppo.init = checkpoint;
-  }
-  cfg.ppo.reward_norm = false;
-  cfg.ppo.value_warmup = 0;
-  return cfg;
-}
-
-void print_report(const std::vector<Check>& checks, const Json& head, bool json) {
-  const bool all = std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.pass(); });
+void print_report(const std::vector<ppo::DeviceCheck>& checks, const Json& head, bool json) {
+  const bool all = std::all_of(checks.begin(), checks.end(), [](const ppo::DeviceCheck& c) { return c.pass(); });
   if (json) {
     Json j = head;
     j["checks"] = Json::array();
@@ -324,48 +64,22 @@ void print_report(const std::vector<Check>& checks, const Json& head, bool json)
 namespace torch_impl {
 
 void check(const CheckFlags& f) {
-  const config::Config cfg = check_config(f.model, f.checkpoint);
+  const config::Config cfg = ppo::device_check_config(f.model.load(), f.checkpoint);
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
-  if (device.is_cuda()) {
-    // fp32 means fp32 here: TF32 convolutions and matmuls (cuDNN's default) would put a 10-bit
-    // mantissa into the references the bf16 and device-vs-CPU checks are measured against.
-    at::globalContext().setAllowTF32CuDNN(false);
-    at::globalContext().setAllowTF32CuBLAS(false);
-  }
   const auto& rules = game::table_rules(cfg.rules.preset);
   const Positions positions = load_positions(f.data, ix(f.positions), f.model.seed, rules);
-  const PositionTensors pos = position_tensors(positions.samples);
-  log::info("check: {} positions from {}; device {}; model {}x{}", pos.size(), positions.source, device.str(),
+  const auto count = static_cast<std::int64_t>(positions.samples.size());
+  log::info("check: {} positions from {}; device {}; model {}x{}", count, positions.source, device.str(),
             cfg.model.blocks, cfg.model.channels);
-
-  ppo::Learner learner(ppo::learner_config(cfg), device, game::MasterSeed{f.model.seed});
-  selfplay::InferenceModel net(learner.net(), device, 0);
-  std::vector<Check> checks;
-  auto t0 = std::chrono::steady_clock::now();
-  const auto phase = [&](const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    log::info("check: {} done in {:.1f} s", name, std::chrono::duration<double>(now - t0).count());
-    t0 = now;
-  };
-  check_bf16(net, pos, checks);
-  phase("bf16 vs fp32");
-  check_batched(net, pos, checks);
-  phase("batched vs single");
-  check_graphs(net, positions.samples, pos, checks);
-  if (net.cuda_graphs()) phase("CUDA graphs vs eager");
-  const auto rollout = fixed_rollout(positions.samples, learner, net, pos);
-  check_update(learner, rollout, checks);
-  phase("learner update");
-  check_checkpoint(learner, cfg, pos, checks);
-  phase("checkpoint");
+  const auto checks = ppo::run_device_check(cfg, device, positions.samples, f.model.seed);
 
   const Json head{{"device", device.str()},
                   {"device_name", model::device_name(device.str())},
                   {"blocks", cfg.model.blocks},
                   {"channels", cfg.model.channels},
                   {"autocast_in_training", model::autocast_enabled(cfg.model, device.type())},
-                  {"positions", pos.size()},
+                  {"positions", count},
                   {"source", positions.source}};
   print_report(checks, head, f.model.json);
   std::string failed;

@@ -25,6 +25,7 @@ namespace hydra::apps {
 struct TrainFlags {
   RunFlags run;
   bool game_logs = false;
+  std::int64_t stop_at = 0;  // --stop-at: stop at this update, schedules unchanged
 };
 
 struct PretrainFlags {

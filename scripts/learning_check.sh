@@ -5,7 +5,8 @@
 #   2. BC on them: `hydra pretrain --config configs/pretrain.json` (--bc-steps);
 #   3. the GRP rank predictor on the same logs (`hydra grp --config configs/grp.json`), whose
 #      per-kyoku change of expected placement points is PPO's reward (selfplay.grp);
-#   4. PPO from that BC checkpoint for --minutes: `hydra train --config configs/finetune.json
+#   4. PPO from that BC checkpoint for --minutes (or to update --updates: `--stop-at`, the first N
+#      updates of the full run whatever the machine's speed): `hydra train --config configs/finetune.json
 #      --set ppo.init=BC --set selfplay.grp=GRP`, exactly what a user runs (the value warm-up, the
 #      KL anchor to the start and the entropy target are on by default from a checkpoint);
 #   5. 1v3 duplicate, --seeds wall seeds each, in both modes (argmax, hydra eval's default, and
@@ -18,11 +19,11 @@
 # verdict also prints the run's gradient noise scale (scripts/noise_scale.py). The full protocol
 # (docs/TRAINING.md) is the defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 1000 seeds.
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
-#                             [--minutes M] [--seeds N] [-- extra hydra train flags]
+#                             [--minutes M] [--updates N] [--seeds N] [-- extra hydra train flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/learning_check
-games=4000; bc_steps=900; minutes=120; seeds=1000
+games=4000; bc_steps=900; minutes=120; updates=0; seeds=1000
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
     --games) games=$2; shift 2 ;;
     --bc-steps) bc_steps=$2; shift 2 ;;
     --minutes) minutes=$2; shift 2 ;;
+    --updates) updates=$2; shift 2 ;;
     --seeds) seeds=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "learning_check.sh: unknown option '$1'" >&2; exit 2 ;;
@@ -58,9 +60,14 @@ say "3/6 GRP rank predictor on the same logs -> $out/grp"
 grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
 tail -n 2 "$out/grp.log"
 
-say "4/6 PPO from $bc for at most $minutes minutes -> $out/ppo"
+stop=(); bound="at most $minutes minutes"
+if [ "$updates" -gt 0 ]; then
+  stop=(--stop-at "$updates"); bound="$updates updates"
+  [ "$minutes" != 0 ] && bound="$bound (at most $minutes minutes)"
+fi
+say "4/6 PPO from $bc for $bound -> $out/ppo"
 "$hydra" train --config configs/finetune.json --run-dir "$out/ppo" --device cpu \
-  --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "$@" > "$out/ppo.log" 2>&1
+  --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "${stop[@]}" "$@" > "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
 

@@ -29,6 +29,7 @@ void train(const TrainFlags& f) {
   opt.run_dir = f.run.run_dir;
   opt.stop = &stop;
   opt.write_game_logs = f.game_logs;
+  opt.stop_at = f.stop_at;
   ppo::Trainer trainer(std::move(cfg), std::move(opt));
   const ppo::TrainResult r = trainer.run();
   std::cout << "train: " << r.run_dir.string() << ": update " << r.step << " of "

@@ -232,8 +232,10 @@ TrainResult Trainer::run() {
   const auto session_start = Clock::now();
   TrainingHealth health(cfg.train.health_window);
   if (step >= max_updates) log::info("train: the run is already at update {} of {}", step, max_updates);
+  const auto at_stop = [&] { return m.opt.stop_at > 0 && step >= m.opt.stop_at; };
+  if (at_stop() && step < max_updates) log::info("train: the run is already at update {} (--stop-at {})", step, m.opt.stop_at);
 
-  while (step < max_updates) {
+  while (step < max_updates && !at_stop()) {
     const auto t0 = Clock::now();
     const selfplay::Rollout rollout = m.actors->collect(cfg.ppo.rollout_samples);
     const double collect_seconds = seconds_since(t0);
@@ -269,14 +271,16 @@ TrainResult Trainer::run() {
     if (step % cfg.train.log_every == 0 || step == max_updates) {
       m.metrics->write(step, scalars);
       const double per_update = elapsed / static_cast<double>(step - result.start_step);
-      // The run ends at max_updates or at train.max_minutes, whichever comes first.
-      double eta = per_update * static_cast<double>(max_updates - step);
+      // The run ends at max_updates (or --stop-at) or at train.max_minutes, whichever comes first.
+      const std::int64_t last = m.opt.stop_at > 0 ? std::min(max_updates, m.opt.stop_at) : max_updates;
+      double eta = per_update * static_cast<double>(last - step);
       if (cfg.train.max_minutes > 0) eta = std::min(eta, std::max(0.0, cfg.train.max_minutes * 60.0 - elapsed));
       if (m.opt.progress) log::info("{}", progress_line(step, max_updates, scalars, eta));
     }
 
     std::string reason;
     if (step >= max_updates) reason = "max_updates";
+    else if (at_stop()) reason = "stop_at";
     else if (m.opt.stop != nullptr && m.opt.stop->requested()) reason = "signal";
     else if (cfg.train.max_minutes > 0 && elapsed >= cfg.train.max_minutes * 60.0) reason = "max_minutes";
     if (step % cfg.train.checkpoint_every == 0 || !reason.empty()) result.last_checkpoint = m.save_checkpoint(step);
@@ -286,7 +290,7 @@ TrainResult Trainer::run() {
     }
   }
   result.step = step;
-  if (result.stop_reason.empty()) result.stop_reason = "max_updates";
+  if (result.stop_reason.empty()) result.stop_reason = step < max_updates && at_stop() ? "stop_at" : "max_updates";
   log::info("train: stopped at update {} ({}) after {}; games played {}, samples {}", step, result.stop_reason,
             human_duration(seconds_since(session_start)), m.games_total, m.samples_total);
   log::flush();

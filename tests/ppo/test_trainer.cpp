@@ -53,7 +53,7 @@ fs::path fresh_dir(const std::string& name) {
 class TempDirs : public ::testing::Environment {
  public:
   void TearDown() override {
-    for (const char* name : {"det_a", "det_b", "det_c", "whole", "split", "stop", "refuse"})
+    for (const char* name : {"det_a", "det_b", "det_c", "whole", "split", "stop", "refuse", "stop_at", "short"})
       remove_tree(fs::temp_directory_path() / ("hydra_trainer_" + std::to_string(::getpid()) + "_" + name));
   }
 };
@@ -77,7 +77,7 @@ config::Config tiny(std::int64_t max_updates, const std::vector<std::string>& mo
 // Every loss and learner scalar of each update (timings excluded: they differ run to run).
 Losses train(const fs::path& dir, config::Config cfg, bool resume, bool game_logs = false,
              const StopSignal* stop = nullptr, TrainResult* result = nullptr,
-             std::int64_t stop_at = -1, StopSignal* stopper = nullptr) {
+             std::int64_t stop_at = -1, StopSignal* stopper = nullptr, std::int64_t stop_at_update = 0) {
   Losses out;
   TrainOptions opt;
   opt.resume = resume;
@@ -86,9 +86,10 @@ Losses train(const fs::path& dir, config::Config cfg, bool resume, bool game_log
   opt.progress = false;
   opt.write_game_logs = game_logs;
   opt.stop = stop;
+  opt.stop_at = stop_at_update;
   opt.on_update = [&](std::int64_t step, const metrics::Scalars& scalars) {
     for (const auto& [tag, v] : scalars)
-      if (tag.starts_with("loss/") || tag == "ppo/approx_kl" || tag == "ppo/clip_fraction" || tag == "ppo/samples" ||
+      if (tag.starts_with("loss/") || tag == "ppo/approx_kl" || tag == "ppo/clip_fraction" || tag == "ppo/samples" || tag == "ppo/lr" ||
           tag.starts_with("rank/") || tag == "selfplay/games" || tag == "selfplay/snapshot_version")
         out[step].emplace_back(tag, v);
     if (step == stop_at && stopper != nullptr) stopper->request();
@@ -180,6 +181,29 @@ TEST(Trainer, StopRequestCheckpointsAfterTheUpdateAndResumeContinues) {
   EXPECT_EQ(r2.start_step, 1);
   EXPECT_EQ(r2.step, 3);
   EXPECT_EQ(metric_steps(dir), (std::vector<std::int64_t>{1, 2, 3}));
+}
+
+TEST(Trainer, StopAtIsTheFirstUpdatesOfTheFullRun) {
+  // --stop-at 2 of a 5-update run: its two updates are the full run's first two, learning rate
+  // included, where a run of train.max_updates 2 anneals over 2 updates and learns otherwise.
+  const fs::path whole = fresh_dir("whole"), dir = fresh_dir("stop_at"), two = fresh_dir("short");
+  const Losses uninterrupted = train(whole, tiny(5, {"ppo.lr_floor=1e-6"}), false);
+  TrainResult r;
+  const Losses stopped = train(dir, tiny(5, {"ppo.lr_floor=1e-6"}), false, false, nullptr, &r, -1, nullptr, 2);
+  EXPECT_EQ(r.stop_reason, "stop_at");
+  EXPECT_EQ(r.step, 2);
+  EXPECT_EQ(r.last_checkpoint.filename(), "step-000000000002.ckpt");
+  ASSERT_EQ(stopped.size(), 2u);
+  for (std::int64_t step = 1; step <= 2; ++step) EXPECT_EQ(stopped.at(step), uninterrupted.at(step)) << "update " << step;
+  const Losses shortened = train(two, tiny(2, {"ppo.lr_floor=1e-6"}), false);
+  EXPECT_NE(shortened.at(2), uninterrupted.at(2));
+
+  // Resumed at or past its stop, the run says so and trains no further.
+  TrainResult again;
+  const Losses none = train(dir, tiny(5, {"ppo.lr_floor=1e-6"}), true, false, nullptr, &again, -1, nullptr, 2);
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(again.step, 2);
+  EXPECT_EQ(again.stop_reason, "stop_at");
 }
 
 TEST(Trainer, ResumeRefusesAChangedModel) {

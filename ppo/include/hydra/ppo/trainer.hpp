@@ -39,6 +39,10 @@ struct TrainOptions {
   bool log_file = true;       // append the log to RUN_DIR/train.log (tests turn it off)
   bool progress = true;       // progress lines on the log at info level
   bool write_game_logs = false;  // every game as RUN_DIR/games/game_<index>.json.gz (mjai)
+  // Stop (with a checkpoint) once the run is at this update; 0 = no such stop. Unlike
+  // train.max_updates it leaves the schedules alone (their length stays train.max_updates), so a
+  // run stopped at update N is the first N updates of the full run, whatever the machine's speed.
+  std::int64_t stop_at = 0;
   // Called after every update with its step (learner updates done) and every scalar recorded
   // for it (losses, rates, ranks), logged or not. Tests compare these across runs.
   std::function<void(std::int64_t step, const metrics::Scalars& scalars)> on_update;
@@ -47,7 +51,7 @@ struct TrainOptions {
 struct TrainResult {
   std::int64_t start_step = 0;  // learner updates done when this session began
   std::int64_t step = 0;        // learner updates done when it ended
-  std::string stop_reason;      // "max_updates", "max_minutes", "signal"
+  std::string stop_reason;      // "max_updates", "stop_at", "max_minutes", "signal"
   std::filesystem::path last_checkpoint;
   std::filesystem::path run_dir;
   std::uint64_t seed = 0;

@@ -27,6 +27,17 @@ else
   say "Debian packages: all ${#APT_PACKAGES[@]} present"
 fi
 
+# Optional: the headers of torch.distributed's Gloo backend (multi-process training,
+# docs/DISTRIBUTED.md). Hydra builds without them, in one process; a failed install says so.
+OPTIONAL_PACKAGES=(libgloo-dev)
+for p in "${OPTIONAL_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+  say "installing optional Debian package: $p"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$p"; } ||
+    echo "setup.sh: warning: $p did not install: Hydra builds without multi-process training (docs/DISTRIBUTED.md)" >&2
+done
+
 torch_ok() {
   [ -x "$HYDRA_VENV/bin/python" ] &&
     "$HYDRA_VENV/bin/python" - "$HYDRA_TORCH_VERSION" <<'PY' 2>/dev/null

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <exception>
 #include <memory>
+#include <thread>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +22,7 @@
 #include "hydra/common/log.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/distributed.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
@@ -246,6 +249,43 @@ void check_checkpoint(Learner& learner, const config::Config& cfg, const Positio
                  head_errors(b, a, pos.legal).max(), kFp32Agreement});
 }
 
+// (e) torch.distributed: two ranks on localhost (threads, each with its own TCPStore client and
+// Gloo group, as two processes would hold them) all-reduce the updated network's parameters;
+// the sum of two equal floats is exact, so each rank must hold exactly twice them.
+void check_distributed(Learner& learner, std::vector<DeviceCheck>& out) {
+  if (!model::gloo_available()) {
+    log::info("check: this build has no Gloo (libgloo-dev): the distributed check is skipped");
+    return;
+  }
+  std::vector<torch::Tensor> params;
+  for (const auto& p : learner.net().parameters()) params.push_back(p.detach().to(torch::kCPU).clone());
+  model::DistEnv env;
+  env.world_size = 2;
+  env.master_port = model::free_local_port();
+  std::vector<double> err(2, 0.0);
+  std::vector<std::exception_ptr> failed(2);
+  std::vector<std::thread> ranks;
+  for (int r = 0; r < 2; ++r)
+    ranks.emplace_back([&, r] {
+      try {
+        model::DistEnv mine = env;
+        mine.rank = r;
+        model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
+        std::vector<torch::Tensor> sum;
+        for (const auto& p : params) sum.push_back(p.clone());
+        group.all_reduce_sum(sum);
+        for (std::size_t i = 0; i < sum.size(); ++i) err[ix(r)] = std::max(err[ix(r)], max_abs_diff(sum[i], 2 * params[i]));
+      } catch (...) {
+        failed[ix(r)] = std::current_exception();
+      }
+    });
+  for (auto& t : ranks) t.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+  out.push_back({"gloo_all_reduce", "2 ranks on localhost (Gloo): all-reduce of the parameters vs 2x, max |difference|",
+                 std::max(err[0], err[1]), 0.0});
+}
+
 }  // namespace
 
 bool DeviceCheck::pass() const {
@@ -296,6 +336,8 @@ std::vector<DeviceCheck> run_device_check(const config::Config& cfg, const torch
   phase("learner update");
   check_checkpoint(learner, cfg, pos, checks);
   phase("checkpoint");
+  check_distributed(learner, checks);
+  if (model::gloo_available()) phase("distributed all-reduce");
   return checks;
 }
 

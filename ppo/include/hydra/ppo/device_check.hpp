@@ -12,6 +12,8 @@
 //   update_lowers_loss  ... and the PPO objective of that rollout lower after it than before
 //   checkpoint_weights  the updated network saved on the device, loaded on the CPU: every tensor equal
 //   checkpoint_outputs  ... and its fp32 outputs on the CPU against the device's fp32 outputs
+//   gloo_all_reduce     (a build with Gloo) two ranks on localhost all-reduce the parameters:
+//                       exactly twice them on both (torch.distributed, docs/DISTRIBUTED.md)
 //
 // Error of a head: the largest difference over the positions of what the head's consumers read:
 // probabilities for the policy (masked softmax over the legal actions), GRP (softmax over the 24

@@ -1,0 +1,83 @@
+#pragma once
+
+// torch.distributed from C++ (docs/DISTRIBUTED.md): the ranks of a run as torchrun, Slurm's srun
+// or `hydra train --nproc` start them, and one process group over c10d's TCPStore rendezvous
+// (ProcessGroupGloo on CPUs; the wheel's LibTorch holds the code, Debian's libgloo-dev the
+// headers). Nothing here is home-made transport: every collective is c10d's.
+//
+//   const auto env = model::DistEnv::from_environment();   // RANK, WORLD_SIZE, ... or one process
+//   model::ProcessGroup group(env, "gloo", std::chrono::seconds(300));
+//   group.all_reduce_sum(grads);
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+
+namespace hydra::model {
+
+// Where this process stands in a run of several.
+struct DistEnv {
+  int rank = 0;
+  int world_size = 1;
+  int local_rank = 0;
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+
+  bool distributed() const { return world_size > 1; }
+
+  // From RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT, as torchrun sets them. None
+  // of RANK and WORLD_SIZE set: one process (world size 1). Otherwise RANK and WORLD_SIZE are both
+  // required, MASTER_ADDR and MASTER_PORT too when WORLD_SIZE > 1, LOCAL_RANK defaults to RANK;
+  // a missing or malformed variable (not a number, RANK outside [0, WORLD_SIZE), a port outside
+  // 1..65535) is a hydra::Error naming it. `get` reads a variable (null when unset); tests give
+  // their own.
+  static DistEnv from_environment(const std::function<const char*(const char*)>& get = nullptr);
+};
+
+// A TCP port on the loopback interface that nothing listens on now (the kernel's choice), for a
+// rendezvous of local ranks (hydra train --nproc, hydra check, tests).
+int free_local_port();
+
+// Whether this build has the Gloo backend (Debian's libgloo-dev headers were found at configure
+// time); without it a world size above 1 is a clear error.
+bool gloo_available();
+
+// One c10d process group of every rank of `env`: rank 0 hosts the TCPStore at MASTER_ADDR:
+// MASTER_PORT, every rank connects to it, then the backend's group forms. `timeout` bounds the
+// rendezvous and every collective: a rank that died or hangs ends the others' next collective
+// with a hydra::Error naming the operation. Backends: "gloo" (CPU tensors).
+class ProcessGroup {
+ public:
+  ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout);
+  ~ProcessGroup();
+  ProcessGroup(const ProcessGroup&) = delete;
+  ProcessGroup& operator=(const ProcessGroup&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // In place, every tensor summed over the ranks (contiguous tensors of the same shapes and
+  // types on every rank). The tensors travel as one flat buffer per dtype, so a model's gradients
+  // are one collective, not one per parameter.
+  void all_reduce_sum(const std::vector<at::Tensor>& tensors);
+  // In place, rank `root`'s values everywhere.
+  void broadcast(const std::vector<at::Tensor>& tensors, int root);
+  // Every rank's `tensor` (same shape everywhere), in rank order.
+  std::vector<at::Tensor> all_gather(const at::Tensor& tensor);
+  // Every rank's bytes (any length), in rank order: for small records such as statistics.
+  std::vector<std::string> all_gather_bytes(const std::string& bytes);
+  void barrier();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace hydra::model

@@ -1,0 +1,197 @@
+#include "hydra/model/distributed.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include <torch/torch.h>
+
+#if HYDRA_WITH_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
+
+namespace hydra::model {
+namespace {
+
+// A whole-string integer in [lo, hi], or a hydra::Error naming the variable.
+int env_int(const char* name, const char* text, long lo, long hi) {
+  const std::string_view s(text);
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (s.empty() || end != text + s.size() || v < lo || v > hi)
+    throw Error(std::string("distributed: environment variable ") + name + "='" + text + "' is not an integer in [" +
+                std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+DistEnv DistEnv::from_environment(const std::function<const char*(const char*)>& get_in) {
+  const std::function<const char*(const char*)> get = get_in ? get_in : [](const char* n) { return std::getenv(n); };
+  const char* rank = get("RANK");
+  const char* world = get("WORLD_SIZE");
+  DistEnv env;
+  if (rank == nullptr && world == nullptr) return env;
+  if (rank == nullptr || world == nullptr)
+    throw Error(std::string("distributed: ") + (rank == nullptr ? "RANK" : "WORLD_SIZE") + " is not set but " +
+                (rank == nullptr ? "WORLD_SIZE" : "RANK") +
+                " is: a rank needs both (torchrun and srun set them; so does hydra train --nproc)");
+  env.world_size = env_int("WORLD_SIZE", world, 1, 1 << 20);
+  env.rank = env_int("RANK", rank, 0, env.world_size - 1);
+  const char* local = get("LOCAL_RANK");
+  env.local_rank = local != nullptr ? env_int("LOCAL_RANK", local, 0, env.world_size - 1) : env.rank;
+  if (!env.distributed()) return env;
+  const char* addr = get("MASTER_ADDR");
+  const char* port = get("MASTER_PORT");
+  if (addr == nullptr || *addr == '\0')
+    throw Error("distributed: MASTER_ADDR is not set: WORLD_SIZE=" + std::to_string(env.world_size) +
+                " needs the address of rank 0's rendezvous (torchrun sets it)");
+  if (port == nullptr) throw Error("distributed: MASTER_PORT is not set: the rendezvous needs rank 0's port");
+  env.master_addr = addr;
+  env.master_port = env_int("MASTER_PORT", port, 1, 65535);
+  return env;
+}
+
+int free_local_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw Error("distributed: no socket for a local rendezvous port");
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof addr;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+  ::close(fd);
+  if (!ok) throw Error("distributed: no free local port for a rendezvous");
+  return ntohs(addr.sin_port);
+}
+
+bool gloo_available() { return HYDRA_WITH_GLOO != 0; }
+
+#if HYDRA_WITH_GLOO
+
+struct ProcessGroup::Impl {
+  c10::intrusive_ptr<c10d::Store> store;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+};
+
+namespace {
+
+// Waits for a collective; c10d's errors (a peer gone, a timeout) become one hydra::Error.
+void finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
+  try {
+    work->wait();
+  } catch (const std::exception& e) {
+    throw Error(std::string("distributed: ") + what + " failed (a rank died, hung past the timeout or disagreed): " +
+                e.what());
+  }
+}
+
+}  // namespace
+
+ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout)
+    : impl_(std::make_unique<Impl>()), rank_(env.rank), size_(env.world_size) {
+  if (backend != "gloo")
+    throw Error("distributed: backend '" + backend + "' is not available in this build (gloo is)");
+  try {
+    c10d::TCPStoreOptions opts;
+    opts.port = static_cast<std::uint16_t>(env.master_port);
+    opts.isServer = env.rank == 0;
+    opts.numWorkers = static_cast<std::size_t>(env.world_size);
+    opts.timeout = timeout;
+    impl_->store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
+    auto options = c10d::ProcessGroupGloo::Options::create_default(timeout);
+    impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
+  } catch (const std::exception& e) {
+    throw Error("distributed: rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
+                " could not join the group at " + env.master_addr + ":" + std::to_string(env.master_port) + ": " +
+                e.what());
+  }
+}
+
+ProcessGroup::~ProcessGroup() = default;
+
+void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>& tensors) {
+  // One flat buffer per dtype, in the tensors' order.
+  std::map<c10::ScalarType, std::vector<std::size_t>> by_type;
+  for (std::size_t i = 0; i < tensors.size(); ++i) by_type[tensors[i].scalar_type()].push_back(i);
+  for (const auto& [type, index] : by_type) {
+    std::vector<at::Tensor> flat;
+    flat.reserve(index.size());
+    for (const std::size_t i : index) flat.push_back(tensors[i].detach().reshape({-1}));
+    std::vector<at::Tensor> buffer{torch::cat(flat)};
+    finish(impl_->group->allreduce(buffer), "all_reduce");
+    std::int64_t offset = 0;
+    for (const std::size_t i : index) {
+      const std::int64_t n = tensors[i].numel();
+      tensors[i].detach().copy_(buffer[0].slice(0, offset, offset + n).view(tensors[i].sizes()));
+      offset += n;
+    }
+  }
+}
+
+void ProcessGroup::broadcast(const std::vector<at::Tensor>& tensors, int root) {
+  for (const auto& t : tensors) {
+    std::vector<at::Tensor> one{t.detach()};
+    c10d::BroadcastOptions opts;
+    opts.rootRank = root;
+    finish(impl_->group->broadcast(one, opts), "broadcast");
+  }
+}
+
+std::vector<at::Tensor> ProcessGroup::all_gather(const at::Tensor& tensor) {
+  std::vector<std::vector<at::Tensor>> out(1);
+  for (int r = 0; r < size_; ++r) out[0].push_back(torch::empty_like(tensor));
+  std::vector<at::Tensor> in{tensor.contiguous()};
+  finish(impl_->group->allgather(out, in), "all_gather");
+  return out[0];
+}
+
+std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& bytes) {
+  const auto lengths = all_gather(torch::tensor({static_cast<std::int64_t>(bytes.size())}, torch::kInt64));
+  std::int64_t longest = 0;
+  for (const auto& l : lengths) longest = std::max(longest, l.item<std::int64_t>());
+  auto mine = torch::zeros({std::max<std::int64_t>(longest, 1)}, torch::kUInt8);
+  std::copy(bytes.begin(), bytes.end(), mine.data_ptr<std::uint8_t>());
+  const auto all = all_gather(mine);
+  std::vector<std::string> out;
+  for (int r = 0; r < size_; ++r) {
+    const auto* p = all[ix(r)].data_ptr<std::uint8_t>();
+    out.emplace_back(p, p + lengths[ix(r)].item<std::int64_t>());
+  }
+  return out;
+}
+
+void ProcessGroup::barrier() { finish(impl_->group->barrier(), "barrier"); }
+
+#else  // no Gloo headers at configure time
+
+struct ProcessGroup::Impl {};
+
+ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds)
+    : rank_(env.rank), size_(env.world_size) {
+  throw Error("distributed: backend '" + backend +
+              "' is not in this build: it was configured without Gloo's headers (Debian's libgloo-dev; "
+              "scripts/setup.sh installs it)");
+}
+ProcessGroup::~ProcessGroup() = default;
+void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>&) {}
+void ProcessGroup::broadcast(const std::vector<at::Tensor>&, int) {}
+std::vector<at::Tensor> ProcessGroup::all_gather(const at::Tensor& t) { return {t}; }
+std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& b) { return {b}; }
+void ProcessGroup::barrier() {}
+
+#endif
+
+}  // namespace hydra::model

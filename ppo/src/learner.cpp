@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <numeric>
 #include <span>
@@ -170,7 +171,20 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
   // Rewards -> (normalised) -> GAE, on the host in double.
   std::vector<float> reward(rollout.reward.begin(), rollout.reward.end());
   if (ppo.reward_norm) {
-    if (observe) reward_norm_.observe(reward, rollout.done);
+    if (observe && sharded()) {
+      // The moments of every rank's returns, observed in rank order: those of the concatenation.
+      std::string mine(reinterpret_cast<const char*>(reward.data()), reward.size() * sizeof(float));
+      mine.append(reinterpret_cast<const char*>(rollout.done.data()), rollout.done.size());
+      for (const std::string& part : group_->all_gather_bytes(mine)) {
+        const std::size_t k = part.size() / (sizeof(float) + 1);
+        std::vector<float> r(k);
+        std::memcpy(r.data(), part.data(), k * sizeof(float));
+        const auto* d = reinterpret_cast<const std::uint8_t*>(part.data() + k * sizeof(float));
+        reward_norm_.observe(r, std::span<const std::uint8_t>(d, k));
+      }
+    } else if (observe) {
+      reward_norm_.observe(reward, rollout.done);
+    }
     reward_norm_.normalize(reward);
     stats.reward_std = reward_norm_.stddev();
   }
@@ -233,6 +247,23 @@ LossSettings Learner::settings_for(std::int64_t u) const {
   return settings;
 }
 
+void Learner::set_group(model::ProcessGroup* group) {
+  group_ = group;
+  if (!sharded()) return;
+  if (has_critic() || cfg_.ppo.advantage == "paired" || cfg_.ppo.noise_batch > 0)
+    throw Error("data-parallel training does not support ppo.critic, ppo.advantage = paired or ppo.noise_batch yet");
+  // The data order of every update is drawn from the master seed: the replicas must share it.
+  for (const std::string& seed : group_->all_gather_bytes(std::to_string(master_.value)))
+    if (seed != std::to_string(master_.value))
+      throw Error("data-parallel training: the ranks have different master seeds (" + seed + " and " +
+                  std::to_string(master_.value) + "): give every rank the same run.seed");
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> state;
+  for (const auto& p : net_->parameters()) state.push_back(p);
+  for (const auto& b : net_->buffers()) state.push_back(b);
+  group_->broadcast(state, 0);
+}
+
 UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   const auto start = std::chrono::steady_clock::now();
   const auto& ppo = cfg_.ppo;
@@ -240,6 +271,25 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   stats.update = updates_;
   const auto data = prepare(rollout, /*observe=*/true, stats);
   const std::int64_t n = stats.samples;
+  // Data-parallel: the union of the ranks' rollouts is shuffled and cut into minibatches as one
+  // rollout would be; this rank's samples are the union's [offset, offset + n).
+  std::int64_t total = n, offset = 0;
+  if (sharded()) {
+    const auto counts = group_->all_gather(torch::tensor({n}, torch::kLong));
+    total = 0;
+    for (int r = 0; r < group_->size(); ++r) {
+      const std::int64_t c = counts[ix(r)].item<std::int64_t>();
+      if (r < group_->rank()) offset += c;
+      total += c;
+    }
+  }
+  const auto reduce = [this](std::vector<torch::Tensor>& t) {
+    // c10d's Gloo reduces host tensors; results go back to the device.
+    std::vector<torch::Tensor> host;
+    for (const auto& x : t) host.push_back(x.detach().to(torch::kCPU).contiguous());
+    group_->all_reduce_sum(host);
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = host[i].to(t[i].device());
+  };
 
   stats.lr = schedule_.lr(updates_);
   model::set_lr(*optimizer_, stats.lr);
@@ -274,7 +324,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
 
   // Minibatches of equal size (within one): every sample is used each epoch, and no tiny
   // remainder batch gets a degenerate advantage normalisation.
-  const std::int64_t batches = std::max<std::int64_t>(1, n / ppo.minibatch);
+  const std::int64_t batches = std::max<std::int64_t>(1, total / ppo.minibatch);
   const auto zero = torch::zeros({}, torch::TensorOptions().device(device_));
   auto sum_policy = zero.clone(), sum_value = zero.clone(), sum_entropy = zero.clone();
   auto sum_kl = zero.clone(), sum_clip = zero.clone(), sum_tenpai = zero.clone();
@@ -284,11 +334,17 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   std::int64_t steps = 0;
   bool stop = false;
   for (std::int64_t epoch = 0; epoch < planned && !stop; ++epoch) {
-    const auto order_t = epoch_order(master_, game::labels::data_order, updates_, epoch, n, device_);
+    const auto order_t = epoch_order(master_, game::labels::data_order, updates_, epoch, total, device_);
     for (std::int64_t k = 0; k < batches; ++k) {
-      const auto idx = order_t.slice(0, k * n / batches, (k + 1) * n / batches);
+      auto idx = order_t.slice(0, k * total / batches, (k + 1) * total / batches);
+      const std::int64_t global_count = idx.size(0);
+      if (sharded()) idx = idx.masked_select(idx.ge(offset).logical_and(idx.lt(offset + n))) - offset;
       const auto b = data.select(idx);
       LossInput in = loss_input(*net_, b, device_.type(), autocast);
+      if (sharded()) {
+        in.reduce = reduce;
+        in.global_count = global_count;
+      }
       if (has_anchor() && !settings.value_only) {
         torch::NoGradGuard no_grad;
         in.anchor_logits = forward(*anchor_, b, device_.type(), autocast).policy;
@@ -309,6 +365,19 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       if (k == 0) ++stats.epochs;
       optimizer_->zero_grad();
       terms.total.backward();
+      if (sharded()) {
+        // The ranks' shares of the minibatch's mean loss: their gradients summed are its gradient.
+        std::vector<torch::Tensor> grads;
+        for (auto& p : params)
+          if (p.requires_grad()) {
+            if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+            grads.push_back(p.grad());
+          }
+        reduce(grads);
+        std::size_t i = 0;
+        for (auto& p : params)
+          if (p.requires_grad()) p.mutable_grad() = grads[i++];
+      }
       sum_grad += model::clip_gradients(params, ppo.grad_clip).to(device_);
       model::adamw_step(*optimizer_);
       ++steps;

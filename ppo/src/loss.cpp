@@ -1,5 +1,8 @@
 #include "hydra/ppo/loss.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "hydra/common/error.hpp"
 #include "hydra/model/losses.hpp"
 
@@ -67,8 +70,121 @@ LossSettings LossSettings::from_config(const config::ModelConfig& model, const c
   return s;
 }
 
+namespace {
+
+// ppo_loss for one rank's part of a data-parallel minibatch (LossInput::reduce): every mean is a
+// sum over this rank's samples divided by the whole minibatch's count, and every statistic that a
+// decision depends on is summed over the ranks first.
+LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
+  const double count = static_cast<double>(in.global_count);
+  HYDRA_CHECK(in.global_count > 0, "ppo_loss: a data-parallel minibatch needs its global count");
+  const double share = static_cast<double>(in.advantage.size(0)) / count;
+  const auto logits = tempered(in.out.policy, settings.temperature);
+  const auto anchor_logits = in.anchor_logits.defined() ? tempered(in.anchor_logits, settings.temperature)
+                                                        : torch::Tensor();
+  LossTerms t;
+  const auto logp_all = model::masked_log_softmax(logits, in.legal);
+  const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
+  const auto log_ratio = logp - in.old_logp;
+  const auto ratio = log_ratio.exp();
+  const auto entropy = masked_entropy(logits, in.legal);
+  // First reduction: what the loss itself depends on (advantage moments, mean entropies).
+  const auto adv64 = in.advantage.to(torch::kDouble);
+  std::vector<torch::Tensor> pre{torch::stack({adv64.sum(), adv64.pow(2).sum(), entropy.detach().to(torch::kDouble).sum(),
+                                               torch::zeros({}, adv64.options())})};
+  if (settings.entropy_target < 0 && anchor_logits.defined()) {
+    torch::NoGradGuard no_grad;
+    pre[0][3] = masked_entropy(anchor_logits, in.legal).to(torch::kDouble).sum();
+  }
+  in.reduce(pre);
+  const auto sums = pre[0].cpu();
+  const double adv_mean = sums[0].item<double>() / count;
+  const double adv_sd = std::sqrt(std::max(0.0, sums[1].item<double>() / count - adv_mean * adv_mean));
+  const double mean_entropy = sums[2].item<double>() / count;
+  auto adv = in.advantage;
+  if (settings.normalize_advantages)
+    adv = ((in.advantage - adv_mean) / (adv_sd + 1e-8)).clamp(-settings.adv_clip, settings.adv_clip);
+  const auto surrogate = ratio * adv;
+  const auto clipped = ratio.clamp(1.0 - settings.clip, 1.0 + settings.clip) * adv;
+  t.policy = -torch::min(surrogate, clipped).sum() / count;
+  t.value = model::value_loss(in.out.value, in.returns) * share;
+  if (in.advantage.size(0) == 0) t.value = in.out.value.sum() * 0.0;  // mean of nothing: no NaN
+  const auto entropy_part = entropy.sum() / count;
+  double target = 0;
+  bool has_target = false;
+  if (settings.entropy_target > 0) {
+    target = settings.entropy_target;
+    has_target = true;
+  } else if (settings.entropy_target < 0 && anchor_logits.defined()) {
+    target = sums[3].item<double>() / count;
+    has_target = true;
+  }
+  if (has_target) t.entropy_target = torch::full({}, target, entropy_part.options());
+  // min(H, target) of the whole minibatch's mean: below the target the bonus is this rank's part
+  // of -coef * H, above it nothing.
+  const auto bonus = has_target && mean_entropy >= target ? entropy_part * 0.0 : entropy_part;
+  t.entropy = entropy_part;
+  t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * bonus;
+  if (anchor_logits.defined()) {
+    t.kl_anchor = masked_kl(logits, anchor_logits, in.legal).sum() / count;
+    t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
+  }
+  model::Targets aux;
+  aux.tenpai = in.tenpai;
+  aux.danger = in.danger;
+  if ((aux.tenpai.defined() || aux.danger.defined()) && in.advantage.size(0) > 0) {
+    config::ModelConfig weights;
+    weights.w_tenpai = settings.w_tenpai;
+    weights.w_danger = settings.w_danger;
+    weights.focal_alpha = settings.focal_alpha;
+    weights.focal_gamma = settings.focal_gamma;
+    const auto l = model::compute_losses(in.out, aux, weights);
+    if (l.tenpai.defined()) t.tenpai = l.tenpai * share;
+    if (l.danger.defined()) t.danger = l.danger * share;
+    t.total = t.total + l.total * share;
+  } else {
+    if (aux.tenpai.defined()) t.tenpai = torch::zeros({}, entropy_part.options());
+    if (aux.danger.defined()) t.danger = torch::zeros({}, entropy_part.options());
+  }
+  if (settings.value_only) t.total = settings.value_coef * t.value;
+  {
+    torch::NoGradGuard no_grad;
+    const auto r = ratio.detach();
+    const auto lr = log_ratio.detach();
+    t.approx_kl = ((r - 1) - lr).sum() / count;
+    t.clip_fraction = (r - 1).abs().gt(settings.clip).to(torch::kFloat).sum() / count;
+  }
+  // Second reduction: the reported terms become the whole minibatch's (the gradient flows from
+  // `total`, which stays this rank's share).
+  {
+    torch::NoGradGuard no_grad;
+    const auto zero = torch::zeros({}, entropy_part.options());
+    const auto or_zero = [&](const torch::Tensor& x) { return x.defined() ? x.detach().to(torch::kFloat) : zero; };
+    std::vector<torch::Tensor> post{torch::stack({or_zero(t.policy), or_zero(t.value), or_zero(t.entropy),
+                                                  or_zero(t.kl_anchor), or_zero(t.tenpai), or_zero(t.danger),
+                                                  or_zero(t.approx_kl), or_zero(t.clip_fraction)})};
+    in.reduce(post);
+    const auto g = post[0];
+    const auto keep = [&](torch::Tensor& x, int i) {
+      if (x.defined()) x = g[i].clone();
+    };
+    keep(t.policy, 0);
+    keep(t.value, 1);
+    keep(t.entropy, 2);
+    keep(t.kl_anchor, 3);
+    keep(t.tenpai, 4);
+    keep(t.danger, 5);
+    t.approx_kl = g[6].clone();
+    t.clip_fraction = g[7].clone();
+  }
+  return t;
+}
+
+}  // namespace
+
 LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   HYDRA_CHECK(in.out.policy.defined() && in.out.value.defined(), "ppo_loss: missing policy or value output");
+  if (in.reduce) return ppo_loss_shard(in, settings);
   const auto logits = tempered(in.out.policy, settings.temperature);
   const auto anchor_logits = in.anchor_logits.defined() ? tempered(in.anchor_logits, settings.temperature)
                                                         : torch::Tensor();

@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <exception>
+#include <thread>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -18,6 +21,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/distributed.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/learner.hpp"
@@ -544,3 +548,119 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
   fs::remove(file);
   fs::remove(file.string() + ".sha256");
 }
+
+// Data-parallel replicas (docs/DISTRIBUTED.md): two ranks on localhost (threads, each with its
+// own Gloo group, as two processes would hold them), each with its own rollout, against one
+// learner on the two rollouts concatenated in rank order.
+namespace {
+
+std::vector<torch::Tensor> weights_of(Learner& l) {
+  std::vector<torch::Tensor> w;
+  for (const auto& p : l.net().parameters()) w.push_back(p.detach().clone());
+  return w;
+}
+
+// |a - b| / |b| over all the network's weights (Euclidean norms).
+double relative_gap(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff += (a[i] - b[i]).to(torch::kDouble).pow(2).sum().item<double>();
+    norm += b[i].to(torch::kDouble).pow(2).sum().item<double>();
+  }
+  return std::sqrt(diff / norm);
+}
+
+TEST(DataParallel, TwoRanksUpdateAsOneLearnerOnTheConcatenatedRollouts) {
+  if (!hydra::model::gloo_available()) GTEST_SKIP() << "built without Gloo's headers (libgloo-dev)";
+  auto cfg = small_config();
+  cfg.ppo.epochs = 1;
+  cfg.ppo.minibatch = 24;       // 68 samples: 2 minibatches of 34, each straddling both ranks
+  cfg.ppo.entropy_target = 2.0;  // the bonus's min() decided on the whole minibatch's entropy
+  cfg.ppo.kl_high = 1e9;
+  constexpr int kUpdates = 3;
+  Learner one(learner_config(cfg), torch::kCPU, MasterSeed{5});
+  const Rollout part0 = plain_rollout(one, 40, 31);  // whole episodes of 4 decisions
+  const Rollout part1 = plain_rollout(one, 28, 32);
+  Rollout both = part0;
+  both.append(part1);
+  std::vector<std::vector<torch::Tensor>> single;
+  std::vector<UpdateStats> single_stats;
+  for (int u = 0; u < kUpdates; ++u) {
+    single_stats.push_back(one.update(both));
+    single.push_back(weights_of(one));
+  }
+
+  std::vector<std::vector<std::vector<torch::Tensor>>> ranks(2);
+  std::vector<std::vector<UpdateStats>> rank_stats(2);
+  std::vector<std::exception_ptr> failed(2);
+  hydra::model::DistEnv env;
+  env.world_size = 2;
+  env.master_port = hydra::model::free_local_port();
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        hydra::model::DistEnv mine = env;
+        mine.rank = r;
+        hydra::model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
+        Learner replica(learner_config(cfg), torch::kCPU, MasterSeed{5});
+        if (r == 1) {  // other weights on rank 1: set_group gives it rank 0's
+          torch::NoGradGuard no_grad;
+          for (auto& p : replica.net().parameters()) p.add_(0.01);
+        }
+        replica.set_group(&group);
+        for (int u = 0; u < kUpdates; ++u) {
+          rank_stats[ix(r)].push_back(replica.update(r == 0 ? part0 : part1));
+          ranks[ix(r)].push_back(weights_of(replica));
+        }
+      } catch (...) {
+        failed[ix(r)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+
+  // One update of two ranks is one update of one learner on the concatenation.
+  EXPECT_LT(relative_gap(ranks[0][0], single[0]), 1e-6);
+  const auto& s1 = single_stats[0];
+  for (int r = 0; r < 2; ++r) {
+    const auto& s = rank_stats[ix(r)][0];
+    EXPECT_NEAR(s.policy_loss, s1.policy_loss, 1e-6);
+    EXPECT_NEAR(s.value_loss, s1.value_loss, 1e-5);
+    EXPECT_NEAR(s.entropy, s1.entropy, 1e-6);
+    EXPECT_NEAR(s.approx_kl, s1.approx_kl, 1e-7);
+    EXPECT_NEAR(s.clip_fraction, s1.clip_fraction, 1e-7);
+    EXPECT_NEAR(s.tenpai_loss, s1.tenpai_loss, 1e-6);
+    EXPECT_NEAR(s.danger_loss, s1.danger_loss, 1e-6);
+    EXPECT_EQ(s.minibatches, s1.minibatches);
+  }
+  // The replicas stay bit-identical, and follow the single learner over several updates.
+  for (int u = 0; u < kUpdates; ++u)
+    for (std::size_t i = 0; i < ranks[0][ix(u)].size(); ++i)
+      EXPECT_TRUE(torch::equal(ranks[0][ix(u)][i], ranks[1][ix(u)][i])) << "update " << u << " tensor " << i;
+  EXPECT_LT(relative_gap(ranks[0][kUpdates - 1], single[kUpdates - 1]), 1e-4);
+  // Ranks with different master seeds would shuffle differently: refused.
+  std::vector<std::string> errors(2);
+  env.master_port = hydra::model::free_local_port();
+  threads.clear();
+  for (int r = 0; r < 2; ++r)
+    threads.emplace_back([&, r] {
+      hydra::model::DistEnv mine = env;
+      mine.rank = r;
+      hydra::model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
+      Learner replica(learner_config(cfg), torch::kCPU, MasterSeed{5u + static_cast<unsigned>(r)});
+      try {
+        replica.set_group(&group);
+      } catch (const hydra::Error& e) {
+        errors[ix(r)] = e.what();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) EXPECT_NE(e.find("different master seeds"), std::string::npos) << e;
+  std::printf("data-parallel vs one learner: relative gap %.3g after 1 update, %.3g after %d\n",
+              relative_gap(ranks[0][0], single[0]), relative_gap(ranks[0][kUpdates - 1], single[kUpdates - 1]),
+              kUpdates);
+}
+
+}  // namespace

@@ -15,6 +15,7 @@
 #include "hydra/game/seed.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/critic.hpp"
+#include "hydra/model/distributed.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
 #include "hydra/ppo/batch.hpp"
@@ -112,6 +113,15 @@ class Learner {
   // from the data_order stream (update index, epoch), AdamW steps with gradient clipping).
   UpdateStats update(const selfplay::Rollout& rollout);
 
+  // Data-parallel training (docs/DISTRIBUTED.md): from now on this learner is one replica of
+  // `group`'s ranks. Rank 0's weights are broadcast to all at once; each update() takes this
+  // rank's rollout, and the ranks together compute the update one learner would on their
+  // rollouts concatenated in rank order: reward moments observed over all of them, one shuffle
+  // of the union, minibatches split by where their samples live, batch statistics and gradients
+  // summed over the ranks. The replicas stay equal. Not with the privileged critic, paired
+  // branches or the noise-scale pass (a hydra::Error). Null: one process again.
+  void set_group(model::ProcessGroup* group);
+
   // log pi_T(action) of every decision under the current network at T = cfg.temperature (the
   // policy the actors sample), evaluated as the learner sees
   // the rollout (half observations as float, autocast as in training), in batches of
@@ -172,6 +182,8 @@ class Learner {
   LearnerConfig cfg_;
   torch::Device device_;
   game::MasterSeed master_;
+  model::ProcessGroup* group_ = nullptr;  // data-parallel replicas (set_group); null: one process
+  bool sharded() const { return group_ != nullptr && group_->size() > 1; }
   model::HydraNet net_{nullptr};
   model::HydraNet anchor_{nullptr};
   std::unique_ptr<torch::optim::AdamW> optimizer_;

@@ -4,6 +4,8 @@
 // clipping), entropy bonus, optional KL anchor to a frozen (BC) policy, and the model's tenpai
 // and danger auxiliary losses; plus the monitoring numbers (approx-KL, clip fraction).
 
+#include <functional>
+#include <vector>
 #include <cstdint>
 
 #include <torch/torch.h>
@@ -44,6 +46,14 @@ struct LossInput {
   torch::Tensor tenpai;        // optional [B,3] labels (tenpai_labels)
   torch::Tensor danger;        // optional [B,3,34] labels (danger_labels)
   torch::Tensor anchor_logits; // optional [B,46] policy logits of the anchor network
+  // Data-parallel training (docs/DISTRIBUTED.md): these B samples are this rank's part of one
+  // minibatch of `global_count` samples over all ranks (B may be 0), and `reduce` sums small
+  // tensors over the ranks in place. Every batch statistic (the advantage normalisation, the
+  // mean entropy the target compares, the anchor's entropy, approx-KL, the reported losses) is
+  // then the whole minibatch's, and `total` is this rank's share of the whole minibatch's mean
+  // loss: the ranks' gradients summed are the gradient of that mean. Unset: B is the minibatch.
+  std::function<void(std::vector<torch::Tensor>&)> reduce;
+  std::int64_t global_count = 0;
 };
 
 struct LossSettings {

@@ -12,6 +12,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/stop.hpp"
+#include "hydra/model/distributed.hpp"
 #include "hydra/model/run_context.hpp"
 #include "hydra/model/runtime.hpp"
 #include "hydra/model/summary.hpp"
@@ -21,7 +22,23 @@
 
 namespace hydra::apps::torch_impl {
 
+namespace {
+
+// The rank variables torchrun and srun set (docs/DISTRIBUTED.md), read and checked before any
+// work. The run loops do not run as ranks yet: a world of several is refused rather than run as
+// that many independent copies writing into one run directory.
+void refuse_ranks(const char* command) {
+  const auto env = model::DistEnv::from_environment();
+  if (env.distributed())
+    throw Error(std::string(command) + ": WORLD_SIZE=" + std::to_string(env.world_size) + " (rank " +
+                std::to_string(env.rank) + "): " + command +
+                " runs in one process; its data-parallel ranks are not wired in yet (docs/DISTRIBUTED.md)");
+}
+
+}  // namespace
+
 void train(const TrainFlags& f) {
+  refuse_ranks("train");
   config::Config cfg = f.run.load();
   StopSignal stop;
   ppo::TrainOptions opt;
@@ -55,6 +72,7 @@ void print_summary(const char* what, const pretrain::RunSummary& s, bool json) {
 }  // namespace
 
 void pretrain(const PretrainFlags& f) {
+  refuse_ranks("pretrain");
   if (f.eval_only) {
     if (f.model.empty()) throw Error("pretrain --eval-only needs --model CKPT");
     if (f.data.empty()) throw Error("pretrain --eval-only needs --data DIR");
@@ -78,6 +96,7 @@ void pretrain(const PretrainFlags& f) {
 }
 
 void grp(const GrpFlags& f) {
+  refuse_ranks("grp");
   config::Config cfg = f.run.load();
   if (!f.data.empty()) cfg.pretrain.data = f.data;
   if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;

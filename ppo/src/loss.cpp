@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "hydra/common/error.hpp"
 #include "hydra/model/losses.hpp"
@@ -75,18 +76,43 @@ namespace {
 // ppo_loss for one rank's part of a data-parallel minibatch (LossInput::reduce): every mean is a
 // sum over this rank's samples divided by the whole minibatch's count, and every statistic that a
 // decision depends on is summed over the ranks first.
+// The tempered logits (the anchor's too) and the probability ratio of the taken actions.
+struct PolicyParts {
+  torch::Tensor logits, anchor_logits, log_ratio, ratio;
+};
+
+PolicyParts policy_parts(const LossInput& in, const LossSettings& settings) {
+  PolicyParts p;
+  p.logits = tempered(in.out.policy, settings.temperature);
+  if (in.anchor_logits.defined()) p.anchor_logits = tempered(in.anchor_logits, settings.temperature);
+  const auto logp_all = model::masked_log_softmax(p.logits, in.legal);
+  const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
+  p.log_ratio = logp - in.old_logp;
+  p.ratio = p.log_ratio.exp();
+  return p;
+}
+
+// The auxiliary heads' losses through the model's own definitions, with PPO's weights; null
+// when the input carries no labels.
+std::optional<model::Losses> aux_losses(const LossInput& in, const LossSettings& settings) {
+  model::Targets aux;
+  aux.tenpai = in.tenpai;
+  aux.danger = in.danger;
+  if (!aux.tenpai.defined() && !aux.danger.defined()) return std::nullopt;
+  config::ModelConfig weights;
+  weights.w_tenpai = settings.w_tenpai;
+  weights.w_danger = settings.w_danger;
+  weights.focal_alpha = settings.focal_alpha;
+  weights.focal_gamma = settings.focal_gamma;
+  return model::compute_losses(in.out, aux, weights);
+}
+
 LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
   const double count = static_cast<double>(in.global_count);
   HYDRA_CHECK(in.global_count > 0, "ppo_loss: a data-parallel minibatch needs its global count");
   const double share = static_cast<double>(in.advantage.size(0)) / count;
-  const auto logits = tempered(in.out.policy, settings.temperature);
-  const auto anchor_logits = in.anchor_logits.defined() ? tempered(in.anchor_logits, settings.temperature)
-                                                        : torch::Tensor();
+  const auto [logits, anchor_logits, log_ratio, ratio] = policy_parts(in, settings);
   LossTerms t;
-  const auto logp_all = model::masked_log_softmax(logits, in.legal);
-  const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
-  const auto log_ratio = logp - in.old_logp;
-  const auto ratio = log_ratio.exp();
   const auto entropy = masked_entropy(logits, in.legal);
   // First reduction: what the loss itself depends on (advantage moments, mean entropies).
   const auto adv64 = in.advantage.to(torch::kDouble);
@@ -129,22 +155,15 @@ LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
     t.kl_anchor = masked_kl(logits, anchor_logits, in.legal).sum() / count;
     t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
   }
-  model::Targets aux;
-  aux.tenpai = in.tenpai;
-  aux.danger = in.danger;
-  if ((aux.tenpai.defined() || aux.danger.defined()) && in.advantage.size(0) > 0) {
-    config::ModelConfig weights;
-    weights.w_tenpai = settings.w_tenpai;
-    weights.w_danger = settings.w_danger;
-    weights.focal_alpha = settings.focal_alpha;
-    weights.focal_gamma = settings.focal_gamma;
-    const auto l = model::compute_losses(in.out, aux, weights);
-    if (l.tenpai.defined()) t.tenpai = l.tenpai * share;
-    if (l.danger.defined()) t.danger = l.danger * share;
-    t.total = t.total + l.total * share;
-  } else {
-    if (aux.tenpai.defined()) t.tenpai = torch::zeros({}, entropy_part.options());
-    if (aux.danger.defined()) t.danger = torch::zeros({}, entropy_part.options());
+  if (in.advantage.size(0) > 0) {
+    if (const auto l = aux_losses(in, settings)) {
+      if (l->tenpai.defined()) t.tenpai = l->tenpai * share;
+      if (l->danger.defined()) t.danger = l->danger * share;
+      t.total = t.total + l->total * share;
+    }
+  } else {  // no samples here: the mean of nothing is this rank's share, 0
+    if (in.tenpai.defined()) t.tenpai = torch::zeros({}, entropy_part.options());
+    if (in.danger.defined()) t.danger = torch::zeros({}, entropy_part.options());
   }
   if (settings.value_only) t.total = settings.value_coef * t.value;
   {
@@ -185,14 +204,8 @@ LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
 LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   HYDRA_CHECK(in.out.policy.defined() && in.out.value.defined(), "ppo_loss: missing policy or value output");
   if (in.reduce) return ppo_loss_shard(in, settings);
-  const auto logits = tempered(in.out.policy, settings.temperature);
-  const auto anchor_logits = in.anchor_logits.defined() ? tempered(in.anchor_logits, settings.temperature)
-                                                        : torch::Tensor();
+  const auto [logits, anchor_logits, log_ratio, ratio] = policy_parts(in, settings);
   LossTerms t;
-  const auto logp_all = model::masked_log_softmax(logits, in.legal);
-  const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
-  const auto log_ratio = logp - in.old_logp;
-  const auto ratio = log_ratio.exp();
   const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip)
                                                  : in.advantage;
   const auto surrogate = ratio * adv;
@@ -214,20 +227,10 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
     t.kl_anchor = masked_kl(logits, anchor_logits, in.legal).mean();
     t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
   }
-  // The auxiliary heads through the model's own loss definitions, with PPO's weights.
-  model::Targets aux;
-  aux.tenpai = in.tenpai;
-  aux.danger = in.danger;
-  if (aux.tenpai.defined() || aux.danger.defined()) {
-    config::ModelConfig weights;
-    weights.w_tenpai = settings.w_tenpai;
-    weights.w_danger = settings.w_danger;
-    weights.focal_alpha = settings.focal_alpha;
-    weights.focal_gamma = settings.focal_gamma;
-    const auto l = model::compute_losses(in.out, aux, weights);
-    t.tenpai = l.tenpai;
-    t.danger = l.danger;
-    t.total = t.total + l.total;
+  if (const auto l = aux_losses(in, settings)) {
+    t.tenpai = l->tenpai;
+    t.danger = l->danger;
+    t.total = t.total + l->total;
   }
   if (settings.value_only) t.total = settings.value_coef * t.value;
   {

@@ -150,6 +150,7 @@ void runtime_info(nlohmann::ordered_json& j) {
   j["cuda_devices"] = rt.cuda_devices;
   j["cudnn_available"] = rt.cudnn_available;
   j["torch_cpu_threads"] = rt.intraop_threads;
+  j["distributed_gloo"] = model::gloo_available();  // torch.distributed on CPUs (docs/DISTRIBUTED.md)
 }
 
 selfplay::PolicyLoader policy_loader(int torch_threads) {

@@ -19,9 +19,10 @@ if [ -n "${HYDRA_TESTDATA:-}" ] && [ -d "$HYDRA_TESTDATA/mjai" ]; then
 else
   echo "check_bench.sh: HYDRA_TESTDATA not set: bench pretrain not run"
 fi
-python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" <<'PY'
+info=$("$hydra" info --torch --json)
+python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" "$info" <<'PY'
 import json, math, sys
-check, model, learner, selfplay, pretrain = (json.loads(a) for a in sys.argv[1:])
+check, model, learner, selfplay, pretrain, info = (json.loads(a) for a in sys.argv[1:])
 
 def positive(obj, keys, where):
     for k in keys:
@@ -32,6 +33,8 @@ def positive(obj, keys, where):
 names = [c["name"] for c in check["checks"]]
 want = ["bf16_policy", "bf16_value", "bf16_grp", "bf16_tenpai", "bf16_danger", "batched_vs_single",
         "update_finite", "update_lowers_loss", "checkpoint_weights", "checkpoint_outputs"]
+if info["distributed_gloo"]:  # a build with Gloo all-reduces across two local ranks too
+    want.append("gloo_all_reduce")
 assert names == want, names
 for c in check["checks"]:
     v, t = c["value"], c["threshold"]

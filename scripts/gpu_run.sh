@@ -3,23 +3,26 @@
 # bundle (scripts/package.sh) and the torch==2.11 (CUDA) package of python3 on PATH.
 #   scripts/gpu_run.sh --hydra HYDRA --mjai DIR --houou DIR --out DIR [--deadline SECONDS]
 #                      [--pretrain-minutes M] [--train-minutes M] [--selfplay-seconds S]
-#                      [--steps check,model,learner,selfplay,pretrain,train,eval,check_bc]
+#                      [--steps check,selfplay,learner,model,train,pretrain,eval,check_bc]
 #                      [--baseline OLD_HYDRA] [--train-set KEY=VALUE]...
 #                      [--config FILE --device DEV --blocks B --channels C]  (a CPU rehearsal)
 # Steps, in order of importance, each under its own time limit and never past the deadline:
-# nvidia-smi, `hydra info --torch`, `hydra check` (configs/h100.json), `hydra bench model`,
-# `bench learner`, `bench selfplay`, `hydra pretrain` of the 40 x 256 network on DIR (--houou),
-# `hydra train --config configs/h100.json` started from that checkpoint (2 value warm-up updates,
-# so the warm-up and the first minibatches' approx-KL are both measured), `hydra eval` of the
-# trained checkpoint on the CPU, `hydra check --model` of the behaviour-cloned checkpoint.
+# nvidia-smi, `hydra info --torch`, `hydra check` (configs/h100.json), `hydra bench selfplay` at
+# 2,048 games, `bench learner` (as configured, with cuDNN's autotuner, and with minibatches of
+# 8,192), `bench selfplay` as configured and without overlapping passes, `bench model` (as
+# configured and with the autotuner), `hydra pretrain` of the 40 x 256 network on DIR (--houou),
+# `hydra train --config configs/h100.json` (from that checkpoint when pretrain ran, with 2 value
+# warm-up updates, so the warm-up and the first minibatches' approx-KL are both measured),
+# `hydra eval` of the trained checkpoint on the CPU, `hydra check --model` of the behaviour-cloned
+# checkpoint. --steps picks some; with pretrain left out, train starts from random weights.
 # A failing step is reported and the next one runs. GPU memory and load are sampled each second
 # (nvidia-smi) into OUT/results/smi.csv. Writes OUT/log.txt (everything) and OUT/results.tar.gz
 # (the JSON reports, the runs' metrics.jsonl and logs).
 set -uo pipefail
 
-hydra=""; mjai=""; houou=""; out=""; deadline=540; pretrain_min=1.5; train_min=3; selfplay_s=20
+hydra=""; mjai=""; houou=""; out=""; deadline=540; pretrain_min=1.5; train_min=3; selfplay_s=0
 config=configs/h100.json; device=cuda; blocks=40; channels=256
-steps=check,model,learner,selfplay,pretrain,train,eval,check_bc; baseline=""; train_sets=()
+steps=check,selfplay,learner,model,train,pretrain,eval,check_bc; baseline=""; train_sets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --hydra) hydra=$2; shift 2 ;;
@@ -80,19 +83,26 @@ step info 60 "$hydra" info --torch || exit 1
 want() { [[ ",$steps," == *",$1,"* ]]; }
 
 want check && step check 120 "$hydra" check --device "$device" --config "$config" --data "$mjai"
-if want model; then
-  step bench_model 60 "$hydra" bench model --config "$config" --device "$device" --json
-  step bench_model_eager 60 "$hydra" bench model --config "$config" --device "$device" --set model.cuda_graphs=false --json
-  [ -n "$baseline" ] && step bench_model_baseline 60 "$baseline" bench model --config "$config" --device "$device" --json
-fi
-if want learner; then
-  step bench_learner 90 "$hydra" bench learner --config "$config" --device "$device" --seconds 10 --json
-  [ -n "$baseline" ] && step bench_learner_baseline 90 "$baseline" bench learner --config "$config" --device "$device" --seconds 10 --json
-fi
-if want selfplay; then
-  step bench_selfplay 180 "$hydra" bench selfplay --config "$config" --device "$device" --seconds "$selfplay_s" --json
-  [ -n "$baseline" ] && step bench_selfplay_baseline 180 "$baseline" bench selfplay --config "$config" --device "$device" --seconds "$selfplay_s" --json
-fi
+# Each bench runs once per variant (a name and its --set options), side by side on this machine.
+bench() {
+  local what=$1 limit=$2 name sets; shift 2
+  for variant in "${@}"; do
+    name=${variant%%:*}; sets=${variant#*:}
+    # shellcheck disable=SC2086  # the sets are words on purpose
+    step "bench_${what}_$name" "$limit" "$hydra" bench "$what" --config "$config" --device "$device" --json \
+      ${bench_args[$what]} $sets
+    [ -n "$baseline" ] && [ "$name" = default ] && step "bench_${what}_baseline" "$limit" "$baseline" bench "$what" \
+      --config "$config" --device "$device" --json ${bench_args[$what]}
+  done
+}
+declare -A bench_args=([model]="--seconds 0.5" [learner]="--seconds 5" [selfplay]="--seconds $selfplay_s")
+# Self-play first: its target is the one furthest off. Then the learner's minibatch and cuDNN's
+# autotuner, the forward passes, and self-play's overlapping passes.
+want selfplay && bench selfplay 200 "games2048:--set selfplay.games=2048"
+want learner && bench learner 60 "default:" "cudnn:--set model.cudnn_benchmark=true" \
+  "mb8192_cudnn:--set model.cudnn_benchmark=true --set ppo.minibatch=8192"
+want selfplay && bench selfplay 120 "default:" "no_overlap:--set selfplay.overlap=false"
+want model && bench model 40 "default:" "cudnn:--set model.cudnn_benchmark=true"
 
 # Behaviour cloning of the full-size network on real games (40 x 256, bf16, batch 1024).
 if want pretrain; then

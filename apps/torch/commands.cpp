@@ -151,6 +151,7 @@ void runtime_info(nlohmann::ordered_json& j) {
   j["cudnn_available"] = rt.cudnn_available;
   j["torch_cpu_threads"] = rt.intraop_threads;
   j["distributed_gloo"] = model::gloo_available();  // torch.distributed on CPUs (docs/DISTRIBUTED.md)
+  j["distributed_nccl"] = model::nccl_available();  // torch.distributed on CUDA GPUs
 }
 
 selfplay::PolicyLoader policy_loader(int torch_threads) {

@@ -14,6 +14,13 @@
 
 #if HYDRA_WITH_GLOO
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#if HYDRA_WITH_NCCL
+// The wheel's headers declare the NCCL group only for builds that have it, as libtorch_cuda does.
+#define USE_C10D_NCCL 1
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+#if HYDRA_WITH_GLOO || HYDRA_WITH_NCCL
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #endif
 
@@ -78,12 +85,18 @@ int free_local_port() {
 }
 
 bool gloo_available() { return HYDRA_WITH_GLOO != 0; }
+bool nccl_available() { return HYDRA_WITH_NCCL != 0; }
 
-#if HYDRA_WITH_GLOO
+#if HYDRA_WITH_GLOO || HYDRA_WITH_NCCL
 
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+  c10::intrusive_ptr<c10d::Backend> group;
+  // Where the backend's tensors live: NCCL moves those of its GPU, Gloo host tensors. Tensors
+  // elsewhere travel through there and come back.
+  torch::Device device = torch::kCPU;
+
+  at::Tensor on_device(const at::Tensor& t) const { return t.device() == device ? t : t.to(device); }
 };
 
 namespace {
@@ -102,8 +115,13 @@ void finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
 
 ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout)
     : impl_(std::make_unique<Impl>()), rank_(env.rank), size_(env.world_size) {
-  if (backend != "gloo")
-    throw Error("distributed: backend '" + backend + "' is not available in this build (gloo is)");
+  if (!(backend == "gloo" && gloo_available()) && !(backend == "nccl" && nccl_available()))
+    throw Error("distributed: backend '" + backend + "' is not available in this build (" +
+                (gloo_available() ? std::string("gloo") : std::string()) +
+                (gloo_available() && nccl_available() ? " and " : "") + (nccl_available() ? "nccl" : "") +
+                " are; gloo needs Debian's libgloo-dev at configure time, nccl a CUDA LibTorch)");
+  if (backend == "nccl" && !torch::cuda::is_available())
+    throw Error("distributed: backend 'nccl' needs a CUDA device, and this machine has none (use gloo)");
   try {
     c10d::TCPStoreOptions opts;
     opts.port = static_cast<std::uint16_t>(env.master_port);
@@ -111,8 +129,21 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
     opts.numWorkers = static_cast<std::size_t>(env.world_size);
     opts.timeout = timeout;
     impl_->store = c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
-    auto options = c10d::ProcessGroupGloo::Options::create_default(timeout);
-    impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
+    if (backend == "gloo") {
+#if HYDRA_WITH_GLOO
+      auto options = c10d::ProcessGroupGloo::Options::create_default(timeout);
+      impl_->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl_->store, env.rank, env.world_size, options);
+#endif
+    } else {
+#if HYDRA_WITH_NCCL
+      // One GPU per local rank, as torchrun's --nproc-per-node hands them out.
+      impl_->device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(
+                                                      env.local_rank % static_cast<int>(torch::cuda::device_count())));
+      auto options = c10d::ProcessGroupNCCL::Options::create();
+      options->timeout = timeout;
+      impl_->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl_->store, env.rank, env.world_size, options);
+#endif
+    }
   } catch (const std::exception& e) {
     throw Error("distributed: rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
                 " could not join the group at " + env.master_addr + ":" + std::to_string(env.master_port) + ": " +
@@ -130,7 +161,7 @@ void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>& tensors) {
     std::vector<at::Tensor> flat;
     flat.reserve(index.size());
     for (const std::size_t i : index) flat.push_back(tensors[i].detach().reshape({-1}));
-    std::vector<at::Tensor> buffer{torch::cat(flat)};
+    std::vector<at::Tensor> buffer{impl_->on_device(torch::cat(flat))};
     finish(impl_->group->allreduce(buffer), "all_reduce");
     std::int64_t offset = 0;
     for (const std::size_t i : index) {
@@ -143,18 +174,21 @@ void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>& tensors) {
 
 void ProcessGroup::broadcast(const std::vector<at::Tensor>& tensors, int root) {
   for (const auto& t : tensors) {
-    std::vector<at::Tensor> one{t.detach()};
+    std::vector<at::Tensor> one{impl_->on_device(t.detach())};
     c10d::BroadcastOptions opts;
     opts.rootRank = root;
     finish(impl_->group->broadcast(one, opts), "broadcast");
+    if (one[0].device() != t.device()) t.detach().copy_(one[0]);
   }
 }
 
 std::vector<at::Tensor> ProcessGroup::all_gather(const at::Tensor& tensor) {
+  std::vector<at::Tensor> in{impl_->on_device(tensor.contiguous())};
   std::vector<std::vector<at::Tensor>> out(1);
-  for (int r = 0; r < size_; ++r) out[0].push_back(torch::empty_like(tensor));
-  std::vector<at::Tensor> in{tensor.contiguous()};
+  for (int r = 0; r < size_; ++r) out[0].push_back(torch::empty_like(in[0]));
   finish(impl_->group->allgather(out, in), "all_gather");
+  if (in[0].device() != tensor.device())
+    for (auto& t : out[0]) t = t.to(tensor.device());
   return out[0];
 }
 
@@ -175,7 +209,7 @@ std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& bytes
 
 void ProcessGroup::barrier() { finish(impl_->group->barrier(), "barrier"); }
 
-#else  // no Gloo headers at configure time
+#else  // neither Gloo headers nor NCCL at configure time
 
 struct ProcessGroup::Impl {};
 

@@ -1,5 +1,6 @@
 #include "hydra/model/precision.hpp"
 
+#include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
 
 namespace hydra::model {
@@ -25,6 +26,10 @@ bool autocast_enabled(const config::ModelConfig& config, c10::DeviceType device)
   if (device == c10::DeviceType::CUDA) return config.cuda_bf16;
   if (device == c10::DeviceType::CPU) return config.cpu_bf16;
   return false;
+}
+
+void apply_device_settings(const config::ModelConfig& config, c10::DeviceType device) {
+  if (device == c10::DeviceType::CUDA && config.cudnn_benchmark) at::globalContext().setBenchmarkCuDNN(true);
 }
 
 }  // namespace hydra::model

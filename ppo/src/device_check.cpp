@@ -61,6 +61,10 @@ constexpr double kFp32Agreement = 1e-4;
 // may run other kernels than the eager pass: bf16 rounding differences of about 1e-3. A real
 // fault (stale weights, rows mixed or shifted, a lost copy) is off by 0.1 or more.
 constexpr double kGraphAgreement = 0.01;
+// An update through a one-rank group sums its terms in another order than one process does; the
+// two updates differ by rounding, far below 1% of the step. A lost or doubled share of the
+// minibatch, or gradients not written back, moves the parameters by a sizeable part of a step.
+constexpr double kGroupAgreement = 0.01;
 
 struct HeadErrors {
   double policy = 0, value = 0, grp = 0, tenpai = 0, danger = 0;
@@ -286,6 +290,43 @@ void check_distributed(Learner& learner, std::vector<DeviceCheck>& out) {
                  std::max(err[0], err[1]), 0.0});
 }
 
+// (f) The same update through torch.distributed with a group of one rank (NCCL on CUDA, Gloo on
+// the CPU): gathered sample counts, the loss's moments and the gradients all go through the
+// backend's collectives, and the result must be the update of one process. Measured against that
+// update's own size: |theta_group - theta_plain| / |theta_plain - theta_before| (L2 over all
+// parameters).
+void check_group_update(const config::Config& cfg, const torch::Device& device, std::uint64_t seed,
+                        const selfplay::Rollout& rollout, const std::vector<torch::Tensor>& before,
+                        Learner& plain, std::vector<DeviceCheck>& out) {
+  const std::string backend = device.is_cuda() ? "nccl" : "gloo";
+  if (!(device.is_cuda() ? model::nccl_available() : model::gloo_available())) {
+    log::info("check: this build has no {}: the one-rank update check is skipped", backend);
+    return;
+  }
+  model::DistEnv env;
+  env.master_port = model::free_local_port();
+  model::ProcessGroup group(env, backend, std::chrono::seconds(120));
+  Learner ranked(learner_config(cfg), device, game::MasterSeed{seed});
+  ranked.set_group(&group);
+  (void)ranked.update(rollout);
+  double diff = 0, step = 0;
+  {
+    torch::NoGradGuard no_grad;
+    const auto mine = plain.net().parameters();
+    const auto theirs = ranked.net().parameters();
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      diff += (mine[i] - theirs[i]).to(torch::kDouble).square().sum().item<double>();
+      step += (mine[i] - before[i]).to(torch::kDouble).square().sum().item<double>();
+    }
+  }
+  diff = std::sqrt(diff);
+  step = std::sqrt(step);
+  const std::string name = backend + "_update";
+  out.push_back({name, "one PPO update in a one-rank " + backend +
+                           " group vs in one process: |parameter difference| / |update step| (L2)",
+                 step > 0 ? diff / step : (diff > 0 ? 1.0 : 0.0), kGroupAgreement});
+}
+
 }  // namespace
 
 bool DeviceCheck::pass() const {
@@ -332,10 +373,14 @@ std::vector<DeviceCheck> run_device_check(const config::Config& cfg, const torch
   check_graphs(net, positions, pos, checks);
   if (net.cuda_graphs()) phase("CUDA graphs vs eager");
   const auto rollout = fixed_rollout(positions, learner, net, pos);
+  std::vector<torch::Tensor> before;
+  for (const auto& p : learner.net().parameters()) before.push_back(p.detach().clone());
   check_update(learner, rollout, checks);
   phase("learner update");
   check_checkpoint(learner, cfg, pos, checks);
   phase("checkpoint");
+  check_group_update(cfg, device, seed, rollout, before, learner, checks);
+  phase("one-rank group update");
   check_distributed(learner, checks);
   if (model::gloo_available()) phase("distributed all-reduce");
   return checks;

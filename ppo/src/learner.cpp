@@ -98,6 +98,7 @@ LearnerConfig learner_config(const config::Config& cfg) {
 
 Learner::Learner(const LearnerConfig& cfg, torch::Device device, game::MasterSeed master)
     : cfg_(cfg), device_(device), master_(master), schedule_(make_schedule(cfg)), reward_norm_(cfg.ppo.gamma) {
+  model::apply_device_settings(cfg_.model, device_.type());
   net_ = model::HydraNet(cfg_.model);
   if (cfg_.ppo.init.empty()) {
     net_->init_weights(network_seed(master_));
@@ -284,11 +285,8 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
     }
   }
   const auto reduce = [this](std::vector<torch::Tensor>& t) {
-    // c10d's Gloo reduces host tensors; results go back to the device.
-    std::vector<torch::Tensor> host;
-    for (const auto& x : t) host.push_back(x.detach().to(torch::kCPU).contiguous());
-    group_->all_reduce_sum(host);
-    for (std::size_t i = 0; i < t.size(); ++i) t[i] = host[i].to(t[i].device());
+    for (auto& x : t) x = x.detach().contiguous();
+    group_->all_reduce_sum(t);  // through the backend's device (the host for Gloo) and back
   };
 
   stats.lr = schedule_.lr(updates_);

@@ -62,6 +62,7 @@ void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, D
 BcLearner::BcLearner(const config::ModelConfig& model, const config::PretrainConfig& pretrain,
                      const torch::Device& device, std::int64_t total_steps, std::uint64_t init_seed)
     : model_cfg_(model), pretrain_cfg_(pretrain), device_(device), net_(model) {
+  model::apply_device_settings(model_cfg_, device_.type());
   net_->init_weights(init_seed);
   net_->to(device_);
   optimizer_ = model::make_adamw(*net_, {.lr = pretrain.lr, .weight_decay = pretrain.weight_decay});

@@ -314,6 +314,7 @@ Actors::Impl::Impl(Actors& o, const ActorsConfig& c, game::MasterSeed m, std::sh
   EngineOptions eo;
   eo.groups = {total / 2, total - total / 2};
   eo.max_batch = sp.max_batch;
+  eo.overlap = sp.overlap;
   engine = std::make_unique<Engine>(eo);
 }
 

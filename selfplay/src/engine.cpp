@@ -215,15 +215,15 @@ void Engine::Impl::layout(Group& g) {
   });
 }
 
-// One evaluate() per policy, chunked by max_batch. When every policy of the step overlaps
-// (CUDA snapshots, BatchPolicy::overlaps), each runs on its own thread so the device works on
-// their passes at once; the rows and results are the same either way.
+// One evaluate() per policy, chunked by max_batch. With opt.overlap, each policy that overlaps
+// (a CUDA snapshot, BatchPolicy::overlaps) runs on a thread of its own, so the device works on
+// their passes at once while this thread evaluates the others (bots, CPU networks); the rows and
+// results are the same either way.
 void Engine::Impl::evaluate(Group& g) {
   const auto t0 = Clock::now();
   std::vector<std::int64_t> passes(g.used, 0);
   const auto run = [&](std::size_t k) {
     PolicyRows& b = g.policies[k];
-    if (b.rows == 0) return;
     b.version = b.policy->version();
     const auto n = static_cast<int>(b.rows);
     const int chunk = opt.max_batch > 0 ? opt.max_batch : n;
@@ -235,35 +235,37 @@ void Engine::Impl::evaluate(Group& g) {
       ++passes[k];
     }
   };
-  std::size_t active = 0;
-  bool overlap = true;
+  std::vector<std::size_t> threaded, here;
   for (std::size_t k = 0; k < g.used; ++k) {
     if (g.policies[k].rows == 0) continue;
-    ++active;
-    overlap = overlap && g.policies[k].policy->overlaps();
+    (opt.overlap && g.policies[k].policy->overlaps() ? threaded : here).push_back(k);
   }
-  if (overlap && active > 1) {
-    std::vector<std::exception_ptr> failed(g.used);
-    std::vector<std::thread> others;
-    for (std::size_t k = 1; k < g.used; ++k)
-      others.emplace_back([&, k] {
-        try {
-          run(k);
-        } catch (...) {
-          failed[k] = std::current_exception();
-        }
-      });
+  // This thread takes one overlapping policy itself when it has nothing else to do.
+  if (here.empty() && !threaded.empty()) {
+    here.push_back(threaded.back());
+    threaded.pop_back();
+  }
+  std::vector<std::exception_ptr> failed(g.used);
+  std::vector<std::thread> others;
+  others.reserve(threaded.size());
+  for (const std::size_t k : threaded)
+    others.emplace_back([&, k] {
+      try {
+        run(k);
+      } catch (...) {
+        failed[k] = std::current_exception();
+      }
+    });
+  for (const std::size_t k : here) {
     try {
-      run(0);
+      run(k);
     } catch (...) {
-      failed[0] = std::current_exception();
+      failed[k] = std::current_exception();
     }
-    for (auto& t : others) t.join();
-    for (auto& e : failed)
-      if (e) std::rethrow_exception(e);
-  } else {
-    for (std::size_t k = 0; k < g.used; ++k) run(k);
   }
+  for (auto& t : others) t.join();
+  for (auto& e : failed)
+    if (e) std::rethrow_exception(e);
   std::int64_t rows = 0, total = 0;
   for (std::size_t k = 0; k < g.used; ++k) {
     rows += static_cast<std::int64_t>(g.policies[k].rows);

@@ -33,8 +33,8 @@ def positive(obj, keys, where):
 names = [c["name"] for c in check["checks"]]
 want = ["bf16_policy", "bf16_value", "bf16_grp", "bf16_tenpai", "bf16_danger", "batched_vs_single",
         "update_finite", "update_lowers_loss", "checkpoint_weights", "checkpoint_outputs"]
-if info["distributed_gloo"]:  # a build with Gloo all-reduces across two local ranks too
-    want.append("gloo_all_reduce")
+if info["distributed_gloo"]:  # a build with Gloo: one update in a one-rank group, two ranks' all-reduce
+    want += ["gloo_update", "gloo_all_reduce"]
 assert names == want, names
 for c in check["checks"]:
     v, t = c["value"], c["threshold"]

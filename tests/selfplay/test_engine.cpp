@@ -104,15 +104,17 @@ TEST(Engine, BatchedGamesAreTheGamesPlayedOneByOne) {
 }
 
 // Policies that overlap (CUDA snapshots: BatchPolicy::overlaps) are evaluated on threads of their
-// own within a step: the same games, every row once.
+// own within a step, beside the others on the engine's thread: the same games, every row once.
 TEST(Engine, OverlappingPoliciesPlayTheSameGames) {
   const Mix mix;
   const auto expected = one_by_one(mix);
   const auto rows_before = mix.a->rows() + mix.b->rows();
   mix.a->set_overlaps(true);
-  mix.b->set_overlaps(true);
-  EXPECT_EQ(lockstep(mix), expected);
+  EXPECT_EQ(lockstep(mix), expected);  // one on a thread of its own, one here
   EXPECT_EQ(mix.a->rows() + mix.b->rows() - rows_before, rows_before);
+  mix.b->set_overlaps(true);
+  EXPECT_EQ(lockstep(mix), expected);  // both overlap
+  EXPECT_EQ(mix.a->rows() + mix.b->rows() - rows_before, 2 * rows_before);
 }
 
 TEST(Engine, ThreadCountChangesNothing) {

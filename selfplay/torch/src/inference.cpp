@@ -21,7 +21,9 @@ constexpr std::int64_t kObs = encoder::kObsSize;
 }  // namespace
 
 InferenceModel::InferenceModel(const model::HydraNetImpl& net, torch::Device device, std::int64_t version)
-    : device_(device), config_(net.config()), snapshot_(copy_of(net, version)) {}
+    : device_(device), config_(net.config()), snapshot_(copy_of(net, version)) {
+  model::apply_device_settings(config_, device_.type());  // before the first forward (graphs capture lazily)
+}
 
 std::shared_ptr<const InferenceModel::Weights> InferenceModel::copy_of(const model::HydraNetImpl& net,
                                                                          std::int64_t version) const {

@@ -55,6 +55,7 @@ struct ModelConfig {
   bool cuda_bf16 = true;   // bf16 autocast for forward passes on CUDA
   bool cpu_bf16 = false;   // bf16 autocast on CPU (off: fp32)
   bool cuda_graphs = true; // inference forwards on CUDA replay captured CUDA graphs
+  bool cudnn_benchmark = false;  // cuDNN times its convolution algorithms per shape on CUDA
   int se_ratio = 16;       // squeeze-excitation bottleneck C -> C/se_ratio -> C
   int policy_channels = 64;
   int value_hidden = 512;
@@ -77,6 +78,7 @@ struct ModelConfig {
     v("cuda_bf16", cuda_bf16, "bf16 autocast for forward passes on CUDA");
     v("cpu_bf16", cpu_bf16, "bf16 autocast on CPU");
     v("cuda_graphs", cuda_graphs, "self-play, eval and bot forwards on CUDA replay CUDA graphs (docs/GPU.md)");
+    v("cudnn_benchmark", cudnn_benchmark, "on CUDA, cuDNN times its convolution algorithms for each new shape and keeps the fastest (docs/GPU.md)");
     v("se_ratio", se_ratio, "squeeze-excitation reduction (channels / se_ratio hidden units)", Range{1, 256});
     v("policy_channels", policy_channels, "policy head 1x1 conv channels", Range{1, 1024});
     v("value_hidden", value_hidden, "value head hidden units", Range{1, 8192});
@@ -109,6 +111,7 @@ struct CheckpointConfig {
 struct SelfplayConfig {
   int games = 64;             // concurrent games, split into two groups that alternate
   int max_batch = 0;          // cap on one forward pass (0 = games / 2 * 4, every waiting seat)
+  bool overlap = true;        // a group step's passes of CUDA snapshots run at once (docs/GPU.md)
   int refresh_every = 1;      // learner updates between inference-model snapshots
   double temperature = 1.0;   // sampling temperature of the learner's own seats
   bool augment = true;        // a random suit permutation per game and seat (encoder/augment.hpp)
@@ -125,6 +128,7 @@ struct SelfplayConfig {
   void visit(V& v) {
     v("games", games, "concurrent self-play games (two alternating groups)", Range{2, 1000000});
     v("max_batch", max_batch, "largest forward pass (0 = every waiting seat of a group)", Range{0, 1000000});
+    v("overlap", overlap, "run a group step's passes of the different CUDA policies on threads of their own, beside the CPU ones");
     v("refresh_every", refresh_every, "learner updates between inference-model refreshes", Range{1, 1000000});
     v("temperature", temperature, "policy sampling temperature", Range{0.01, 100.0});
     v("augment", augment, "random suit permutation per game and seat");

@@ -46,11 +46,14 @@ int free_local_port();
 // Whether this build has the Gloo backend (Debian's libgloo-dev headers were found at configure
 // time); without it a world size above 1 is a clear error.
 bool gloo_available();
+// Whether this build has the NCCL backend (a CUDA LibTorch and the wheel's nccl.h).
+bool nccl_available();
 
 // One c10d process group of every rank of `env`: rank 0 hosts the TCPStore at MASTER_ADDR:
 // MASTER_PORT, every rank connects to it, then the backend's group forms. `timeout` bounds the
 // rendezvous and every collective: a rank that died or hangs ends the others' next collective
-// with a hydra::Error naming the operation. Backends: "gloo" (CPU tensors).
+// with a hydra::Error naming the operation. Backends: "gloo" (CPU tensors) and "nccl" (the GPU
+// LOCAL_RANK picks; tensors on the host travel through it and come back where they were).
 class ProcessGroup {
  public:
   ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout);

@@ -30,4 +30,9 @@ class AutocastGuard {
 // Whether the config asks for bf16 autocast on this device type.
 bool autocast_enabled(const config::ModelConfig& config, c10::DeviceType device);
 
+// The process-wide settings the config asks of a device: on CUDA with `cudnn_benchmark`, cuDNN's
+// autotuner (each new convolution shape is timed once and its fastest algorithm kept). It is
+// only ever switched on: a network loaded with a stored config does not switch it off.
+void apply_device_settings(const config::ModelConfig& config, c10::DeviceType device);
+
 }  // namespace hydra::model

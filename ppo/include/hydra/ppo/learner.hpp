@@ -183,7 +183,7 @@ class Learner {
   torch::Device device_;
   game::MasterSeed master_;
   model::ProcessGroup* group_ = nullptr;  // data-parallel replicas (set_group); null: one process
-  bool sharded() const { return group_ != nullptr && group_->size() > 1; }
+  bool sharded() const { return group_ != nullptr; }  // a group of one rank takes the same path
   model::HydraNet net_{nullptr};
   model::HydraNet anchor_{nullptr};
   std::unique_ptr<torch::optim::AdamW> optimizer_;

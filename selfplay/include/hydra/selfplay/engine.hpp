@@ -100,6 +100,7 @@ class EngineDriver {
 struct EngineOptions {
   std::vector<std::size_t> groups{1};  // slots per group (one or two groups)
   int max_batch = 0;                   // rows per evaluate() call; 0 = one call per policy and step
+  bool overlap = true;                 // overlapping policies (BatchPolicy::overlaps) run on threads of their own
 };
 
 struct EngineStats {

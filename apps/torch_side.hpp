@@ -24,6 +24,7 @@ namespace hydra::apps {
 
 struct TrainFlags {
   RunFlags run;
+  int nproc = 1;  // --nproc: local ranks started by this command (local_ranks.hpp)
   bool game_logs = false;
   std::int64_t stop_at = 0;  // --stop-at: stop at this update, schedules unchanged
 };

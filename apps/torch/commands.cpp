@@ -25,8 +25,8 @@ namespace hydra::apps::torch_impl {
 namespace {
 
 // The rank variables torchrun and srun set (docs/DISTRIBUTED.md), read and checked before any
-// work. The run loops do not run as ranks yet: a world of several is refused rather than run as
-// that many independent copies writing into one run directory.
+// work. pretrain and grp do not run as ranks yet: a world of several is refused rather than run
+// as that many independent copies writing into one run directory.
 void refuse_ranks(const char* command) {
   const auto env = model::DistEnv::from_environment();
   if (env.distributed())
@@ -38,7 +38,7 @@ void refuse_ranks(const char* command) {
 }  // namespace
 
 void train(const TrainFlags& f) {
-  refuse_ranks("train");
+  const auto ranks = model::DistEnv::from_environment();  // checked before any work
   config::Config cfg = f.run.load();
   StopSignal stop;
   ppo::TrainOptions opt;
@@ -47,8 +47,10 @@ void train(const TrainFlags& f) {
   opt.stop = &stop;
   opt.write_game_logs = f.game_logs;
   opt.stop_at = f.stop_at;
+  opt.ranks = ranks;
   ppo::Trainer trainer(std::move(cfg), std::move(opt));
   const ppo::TrainResult r = trainer.run();
+  if (ranks.rank != 0) return;  // rank 0 reports the run
   std::cout << "train: " << r.run_dir.string() << ": update " << r.step << " of "
             << trainer.config().train.max_updates << " (" << r.stop_reason << ")";
   if (!r.last_checkpoint.empty()) std::cout << ", checkpoint " << r.last_checkpoint.string();

@@ -1,9 +1,5 @@
 #include "hydra/model/distributed.hpp"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -67,21 +63,6 @@ DistEnv DistEnv::from_environment(const std::function<const char*(const char*)>&
   env.master_addr = addr;
   env.master_port = env_int("MASTER_PORT", port, 1, 65535);
   return env;
-}
-
-int free_local_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw Error("distributed: no socket for a local rendezvous port");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-  ::close(fd);
-  if (!ok) throw Error("distributed: no free local port for a rendezvous");
-  return ntohs(addr.sin_port);
 }
 
 bool gloo_available() { return HYDRA_WITH_GLOO != 0; }

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include <ATen/Parallel.h>
+#include <torch/cuda.h>
 
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
@@ -17,6 +18,21 @@ void limit_torch_threads(int threads) {
 RunContext::RunContext(int threads, const std::string& device) : tbb_(threads), device_(resolve_device(device)) {
   limit_torch_threads(threads);
 }
+
+RunContext::RunContext(int threads, const std::string& device, const DistEnv& env, const Ranks& ranks)
+    : RunContext(threads, device) {
+  env_ = env;
+  if (!env.distributed()) return;
+  // One GPU per local rank, as torchrun's --nproc-per-node hands them out.
+  if (device_.is_cuda() && !device_.has_index())
+    device_ = c10::Device(c10::DeviceType::CUDA,
+                          static_cast<c10::DeviceIndex>(env.local_rank % static_cast<int>(torch::cuda::device_count())));
+  const std::string backend = ranks.backend == "auto" ? (device_.is_cuda() ? "nccl" : "gloo") : ranks.backend;
+  group_ = std::make_unique<ProcessGroup>(
+      env, backend, std::chrono::milliseconds(static_cast<std::int64_t>(ranks.timeout_s * 1000.0)));
+}
+
+RunContext::~RunContext() = default;
 
 void RunContext::own_run_dir(const std::filesystem::path& root) const {
   std::error_code ec;

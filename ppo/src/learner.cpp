@@ -283,6 +283,7 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       if (r < group_->rank()) offset += c;
       total += c;
     }
+    stats.samples = total;  // the update's: every rank's rollout
   }
   const auto reduce = [this](std::vector<torch::Tensor>& t) {
     for (auto& x : t) x = x.detach().contiguous();

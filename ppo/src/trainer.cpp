@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <deque>
+#include <type_traits>
 #include <utility>
 
 #include <torch/torch.h>
@@ -46,6 +48,52 @@ model::HydraNet cpu_copy(const model::HydraNetImpl& net) {
   return model::HydraNet(std::dynamic_pointer_cast<model::HydraNetImpl>(net.clone(torch::kCPU)));
 }
 
+// The master seed of this rank's actors: the run's own for rank 0 (so a world of one plays the
+// games of a single process), a child of it for every other rank, so no two ranks play the same
+// walls.
+game::MasterSeed actor_master(std::uint64_t seed, int rank) {
+  const game::MasterSeed master{seed};
+  if (rank == 0) return master;
+  return game::MasterSeed{game::u64(game::stream_key(master, game::labels::rank, {static_cast<std::uint64_t>(rank)}).bytes())};
+}
+
+// What a collect of every rank adds up to: the actors' counts summed in rank order (ActorStats is
+// plain numbers, so its bytes travel as they are between ranks of one build) and the rollouts' sizes.
+struct Collected {
+  selfplay::ActorStats stats;
+  std::int64_t samples = 0;
+};
+static_assert(std::is_trivially_copyable_v<Collected>);
+
+Collected combine(model::ProcessGroup* group, const Collected& mine) {
+  if (group == nullptr) return mine;
+  std::string bytes(sizeof(Collected), '\0');
+  std::memcpy(bytes.data(), &mine, sizeof(Collected));
+  Collected all;
+  for (const std::string& b : group->all_gather_bytes(bytes)) {
+    HYDRA_CHECK(b.size() == sizeof(Collected), "a rank sent collect statistics of another size");
+    Collected one;
+    std::memcpy(&one, b.data(), sizeof(Collected));
+    all.stats += one.stats;
+    all.samples += one.samples;
+  }
+  return all;
+}
+
+// The ranks of one run train one config: rank 0's master seed (given or drawn) becomes every
+// rank's; any other difference is an error that names the rank.
+void agree_on_run(model::ProcessGroup& group, PreparedRun& run) {
+  const auto seeds = group.all_gather_bytes(std::to_string(run.seed));
+  run.seed = std::stoull(seeds[0]);
+  run.seed_drawn = run.seed_drawn && group.rank() == 0;
+  run.config.run.seed = run.seed;
+  const auto configs = group.all_gather_bytes(config::to_json(run.config).dump());
+  for (std::size_t r = 1; r < configs.size(); ++r)
+    if (configs[r] != configs[0])
+      throw Error("train: rank " + std::to_string(r) + " was started with another config than rank 0 (" +
+                  "every rank needs the same --config, --set and --run-dir)");
+}
+
 bool any_checkpoint(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return false;
@@ -80,6 +128,9 @@ struct Trainer::Impl {
   metrics::Scalars last_scalars;
 
   const config::Config& cfg() const { return run.config; }
+  model::ProcessGroup* group() const { return context->group(); }
+  bool writes() const { return context->writes(); }
+  game::MasterSeed actors_master() const { return actor_master(run.seed, context->env().rank); }
 
   FrozenPolicy make_snapshot(std::int64_t version, bool keep_weights) {
     FrozenPolicy s;
@@ -108,11 +159,12 @@ void Trainer::Impl::start_fresh() {
   // the loop itself uses are KDF children of the master seed (learner, actors).
   torch::manual_seed(game::u64(game::stream_key(game::MasterSeed{run.seed}, game::labels::network_init, {1}).bytes()));
   learner = std::make_unique<Learner>(learner_config(cfg()), device, game::MasterSeed{run.seed});
+  if (group() != nullptr) learner->set_group(group());  // rank 0's weights everywhere
   current = make_snapshot(0, cfg().selfplay.refresh_every > 1);
-  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), game::MasterSeed{run.seed}, current.policy, baseline);
+  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), actors_master(), current.policy, baseline);
   // The pool starts with the initial network so pool games have an opponent from update 1.
   add_pool(make_snapshot(0, true));
-  metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, std::int64_t{0});
+  if (writes()) metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, std::int64_t{0});
 }
 
 void Trainer::Impl::resume() {
@@ -128,6 +180,8 @@ void Trainer::Impl::resume() {
   if (!refused.empty())
     throw Error("--resume: " + name + " was written with a config that differs in keys that change the training:" + refused);
   learner->restore_state(*data);
+  // Every rank read the same checkpoint; the group also checks their master seeds agree.
+  if (group() != nullptr) learner->set_group(group());
 
   const nlohmann::json& t = data->extra.at("trainer");
   games_total = t.at("games").get<std::int64_t>();
@@ -142,7 +196,7 @@ void Trainer::Impl::resume() {
     model::load_prefixed(*current.weights, "snapshot/", *data, name);
     current.policy = std::make_shared<selfplay::InferenceModel>(*current.weights, device, current_version);
   }
-  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), game::MasterSeed{run.seed}, current.policy, baseline);
+  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), actors_master(), current.policy, baseline);
   const nlohmann::json& versions = t.at("pool_versions");
   for (std::size_t i = 0; i < versions.size(); ++i) {
     FrozenPolicy s;
@@ -154,25 +208,22 @@ void Trainer::Impl::resume() {
   }
   actors->restore(data->extra.at("actors"));
   last_saved_step = data->step;
-  metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, data->step);
-  log::info("train: resumed from {} at update {} ({} games played so far)", name, data->step, games_total);
+  if (writes()) metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, data->step);
+  const int saved_world = t.contains("world_size") ? t.at("world_size").get<int>() : 1;
+  log::info("train: resumed from {} at update {} ({} games played so far; written by {} rank(s), now {})", name,
+            data->step, games_total, saved_world, context->env().world_size);
 }
 
 fs::path Trainer::Impl::save_checkpoint(std::int64_t step) {
-  model::CheckpointData data;
-  learner->save_state(data);
-  HYDRA_CHECK(data.step == step, "learner state step differs from the trainer's");
-  data.config = config::to_json(cfg());
-  data.metrics = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : last_scalars) data.metrics[k] = v;
-  data.extra["actors"] = actors->state();
-  nlohmann::ordered_json versions = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < pool.size(); ++i) {
-    versions.push_back(pool[i].version);
-    model::save_prefixed(*pool[i].weights, "pool/" + std::to_string(i) + "/", data);
+  // Every rank comes here at the same step. The actors' next game index is the largest of any
+  // rank's, so a resumed rank (in a world of any size) never replays a wall of its stream.
+  nlohmann::ordered_json actor_state = actors->state();
+  if (group() != nullptr) {
+    std::int64_t next = 0;
+    for (const std::string& b : group()->all_gather_bytes(std::to_string(actors->next_game())))
+      next = std::max<std::int64_t>(next, std::stoll(b));
+    actor_state["next_game"] = next;
   }
-  if (current.version != step) model::save_prefixed(*current.weights, "snapshot/", data);
-
   bool is_best = false;
   if (window_rank_n > 0) {
     const double rank = window_rank_sum / static_cast<double>(window_rank_n);
@@ -181,13 +232,30 @@ fs::path Trainer::Impl::save_checkpoint(std::int64_t step) {
   }
   window_rank_sum = 0;
   window_rank_n = 0;
+  last_saved_step = step;
+  if (!writes()) return {};
+
+  model::CheckpointData data;
+  learner->save_state(data);
+  HYDRA_CHECK(data.step == step, "learner state step differs from the trainer's");
+  data.config = config::to_json(cfg());
+  data.metrics = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : last_scalars) data.metrics[k] = v;
+  data.extra["actors"] = actor_state;
+  nlohmann::ordered_json versions = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < pool.size(); ++i) {
+    versions.push_back(pool[i].version);
+    model::save_prefixed(*pool[i].weights, "pool/" + std::to_string(i) + "/", data);
+  }
+  if (current.version != step) model::save_prefixed(*current.weights, "snapshot/", data);
+
   data.extra["trainer"] = {{"games", games_total},
                            {"samples", samples_total},
                            {"best_rank", best_rank},
                            {"snapshot_version", current.version},
-                           {"pool_versions", versions}};
+                           {"pool_versions", versions},
+                           {"world_size", context->env().world_size}};
   const fs::path file = checkpoints->save(data, learner->net(), &learner->optimizer(), is_best);
-  last_saved_step = step;
   log::info("train: checkpoint {} (update {}){}", file.string(), step, is_best ? ", best so far" : "");
   return file;
 }
@@ -195,25 +263,33 @@ fs::path Trainer::Impl::save_checkpoint(std::int64_t step) {
 Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.opt = std::move(options);
+  // The ranks meet first (a world of one makes no group): they agree on the run before any file
+  // is touched, and only rank 0 writes (the others log errors only).
+  m.context = std::make_unique<model::RunContext>(config.run.threads, config.run.device, m.opt.ranks,
+                                                  model::RunContext::Ranks{config.run.dist_backend, config.run.dist_timeout});
+  if (!m.writes()) log::set_level("error");
   const fs::path dir = m.opt.run_dir.empty() ? fs::path(config.run.dir) : m.opt.run_dir;
-  m.run = prepare_run(std::move(config), dir, m.opt.resume, any_checkpoint(dir / "checkpoints"));
-  if (m.opt.log_file) log::add_file(m.run.paths.log());
+  m.run = prepare_run(std::move(config), dir, m.opt.resume, any_checkpoint(dir / "checkpoints"), m.writes());
+  if (m.group() != nullptr) agree_on_run(*m.group(), m.run);
+  if (m.opt.log_file && m.writes()) log::add_file(m.run.paths.log());
   const config::Config& cfg = m.run.config;
 
-  m.context = std::make_unique<model::RunContext>(cfg.run.threads, cfg.run.device);
-  m.context->own_run_dir(m.run.paths.root);
+  if (m.writes()) m.context->own_run_dir(m.run.paths.root);
   m.device = m.context->device();
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0 && !selfplay::is_external_name(cfg.selfplay.baseline)) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
 
-  log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}", cfg.run.name,
+  log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}{}", cfg.run.name,
             m.run.paths.root.string(), m.run.seed, m.run.seed_drawn ? " (drawn)" : "", m.device.str(),
-            cfg.model.blocks, cfg.model.channels);
+            cfg.model.blocks, cfg.model.channels,
+            m.group() != nullptr ? ", " + std::to_string(m.group()->size()) + " ranks" : std::string());
   if (m.opt.resume) m.resume();
   else m.start_fresh();
   if (!cfg.selfplay.grp.empty()) m.actors->set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
-  if (m.opt.write_game_logs) m.actors->set_log_dir(m.run.paths.root / "games");
-  m.actors->set_external_log_dir(m.run.paths.root / "mjai-logs");  // an external baseline's stderr
+  // Rank 0 writes into the run directory itself, another rank into a folder of its own there.
+  const std::string own = m.writes() ? std::string() : "rank-" + std::to_string(m.context->env().rank);
+  if (m.opt.write_game_logs) m.actors->set_log_dir(m.run.paths.root / "games" / own);
+  m.actors->set_external_log_dir(m.run.paths.root / "mjai-logs" / own);  // an external baseline's stderr
 }
 
 Trainer::~Trainer() = default;
@@ -243,9 +319,12 @@ TrainResult Trainer::run() {
     const UpdateStats stats = m.learner->update(rollout);
     const double update_seconds = seconds_since(t1);
     step = m.learner->updates();
-    const selfplay::ActorStats actor_stats = m.actors->take_stats();
+    // Every rank's games count (summed over the ranks in a data-parallel run).
+    const Collected collected =
+        combine(m.group(), Collected{m.actors->take_stats(), static_cast<std::int64_t>(rollout.size())});
+    const selfplay::ActorStats& actor_stats = collected.stats;
     m.games_total += actor_stats.games;
-    m.samples_total += static_cast<std::int64_t>(rollout.size());
+    m.samples_total += collected.samples;
 
     if (step % cfg.selfplay.refresh_every == 0) {
       m.current.policy->publish(m.learner->net(), step);
@@ -269,7 +348,7 @@ TrainResult Trainer::run() {
 
     const double elapsed = seconds_since(session_start);
     if (step % cfg.train.log_every == 0 || step == max_updates) {
-      m.metrics->write(step, scalars);
+      if (m.metrics) m.metrics->write(step, scalars);
       const double per_update = elapsed / static_cast<double>(step - result.start_step);
       // The run ends at max_updates (or --stop-at) or at train.max_minutes, whichever comes first.
       const std::int64_t last = m.opt.stop_at > 0 ? std::min(max_updates, m.opt.stop_at) : max_updates;
@@ -283,6 +362,14 @@ TrainResult Trainer::run() {
     else if (at_stop()) reason = "stop_at";
     else if (m.opt.stop != nullptr && m.opt.stop->requested()) reason = "signal";
     else if (cfg.train.max_minutes > 0 && elapsed >= cfg.train.max_minutes * 60.0) reason = "max_minutes";
+    // The ranks stop together: at the first rank's reason, in rank order (a signal reaches one
+    // rank, each rank times its own session).
+    if (m.group() != nullptr)
+      for (const std::string& r : m.group()->all_gather_bytes(reason))
+        if (!r.empty()) {
+          reason = r;
+          break;
+        }
     if (step % cfg.train.checkpoint_every == 0 || !reason.empty()) result.last_checkpoint = m.save_checkpoint(step);
     if (!reason.empty()) {
       result.stop_reason = reason;

@@ -21,8 +21,9 @@ using Json = nlohmann::json;
 // Bounds and reporting change nothing an update computes; run.device and run.threads do change
 // the numerics (CUDA kernels, reduction order) but refusing them would strand a run on one
 // machine, so they are allowed with a warning. pretrain.* is not read by `hydra train`.
-constexpr std::array<std::string_view, 8> kMayDiffer = {
-    "run.name", "run.dir", "run.log_level", "run.device", "run.threads", "checkpoint.", "train.", "pretrain."};
+constexpr std::array<std::string_view, 10> kMayDiffer = {
+    "run.name",         "run.dir",          "run.log_level", "run.device", "run.threads", "run.dist_backend",
+    "run.dist_timeout", "checkpoint.",      "train.",        "pretrain."};
 
 void flatten(const Json& j, const std::string& prefix, std::vector<std::pair<std::string, const Json*>>& out) {
   if (j.is_object() && !j.empty()) {
@@ -82,7 +83,8 @@ nlohmann::ordered_json seeds_json(std::uint64_t seed, bool drawn) {
   return j;
 }
 
-PreparedRun prepare_run(config::Config config, const fs::path& run_dir, bool resume, bool has_checkpoint) {
+PreparedRun prepare_run(config::Config config, const fs::path& run_dir, bool resume, bool has_checkpoint,
+                        bool writes) {
   PreparedRun run;
   run.paths.root = run_dir;
   config.run.dir = run_dir.string();
@@ -127,6 +129,10 @@ PreparedRun prepare_run(config::Config config, const fs::path& run_dir, bool res
       config.run.seed = run.seed;
       log::info("train: no run.seed given, drew master seed {} (saved in {})", run.seed, run.paths.seeds().string());
     }
+  }
+  if (!writes) {
+    run.config = std::move(config);
+    return run;
   }
 
   std::error_code ec;

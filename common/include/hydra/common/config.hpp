@@ -21,6 +21,8 @@ struct RunConfig {
   std::string device = "auto";              // auto = cuda when available, else cpu
   std::string log_level = "info";
   int threads = 0;                          // 0 = all hardware threads (oneTBB default)
+  std::string dist_backend = "auto";        // torch.distributed backend of a run of several ranks
+  double dist_timeout = 300;                // seconds a rank waits for the others (rendezvous, collectives)
 
   template <class V>
   void visit(V& v) {
@@ -30,6 +32,10 @@ struct RunConfig {
     v("device", device, "compute device", OneOf{"auto", "cpu", "cuda"});
     v("log_level", log_level, "log level", OneOf{"trace", "debug", "info", "warn", "error", "off"});
     v("threads", threads, "worker threads (0 = all hardware threads)", Range{0, 1024});
+    v("dist_backend", dist_backend, "backend of a run of several ranks (auto: nccl on cuda, gloo on cpu; docs/DISTRIBUTED.md)",
+      OneOf{"auto", "gloo", "nccl"});
+    v("dist_timeout", dist_timeout, "seconds a rank waits for the others before it ends the run with an error",
+      Range{1.0, 86400.0});
   }
 };
 

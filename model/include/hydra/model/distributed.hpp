@@ -18,6 +18,8 @@
 
 #include <ATen/core/Tensor.h>
 
+#include "hydra/common/local_port.hpp"
+
 namespace hydra::model {
 
 // Where this process stands in a run of several.
@@ -39,9 +41,8 @@ struct DistEnv {
   static DistEnv from_environment(const std::function<const char*(const char*)>& get = nullptr);
 };
 
-// A TCP port on the loopback interface that nothing listens on now (the kernel's choice), for a
-// rendezvous of local ranks (hydra train --nproc, hydra check, tests).
-int free_local_port();
+// A free port for a rendezvous of local ranks (common/local_port.hpp).
+using hydra::free_local_port;
 
 // Whether this build has the Gloo backend (Debian's libgloo-dev headers were found at configure
 // time); without it a world size above 1 is a clear error.

@@ -1,19 +1,24 @@
 #pragma once
 
 // The setup that every command running the network shares (docs/ARCHITECTURE.md "Run setup"):
-// the thread caps of LibTorch's intra-op pool and of oneTBB, the device, and for the commands
-// that own a run directory (train, pretrain, grp) what a killed session left in it.
+// the thread caps of LibTorch's intra-op pool and of oneTBB, the device, for the commands that
+// own a run directory (train, pretrain, grp) what a killed session left in it, and for a run of
+// several ranks (docs/DISTRIBUTED.md) this rank's place and its process group.
 //
 //   const model::RunContext context(cfg.run.threads, cfg.run.device);
 //   context.own_run_dir(dir);        // train, pretrain, grp
 //   ... context.device() ...
+//   model::RunContext ranked(cfg.run.threads, cfg.run.device, model::DistEnv::from_environment(),
+//                            {cfg.run.dist_backend, cfg.run.dist_timeout});   // hydra train
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <c10/core/Device.h>
 
 #include "hydra/common/thread_limit.hpp"
+#include "hydra/model/distributed.hpp"
 
 namespace hydra::model {
 
@@ -27,7 +32,23 @@ class RunContext {
   // "cuda:N" or "auto" (runtime.hpp's resolve_device, whose errors name the device).
   RunContext(int threads, const std::string& device);
 
+  // The backend and timeout of a run of several ranks (run.dist_backend, run.dist_timeout).
+  struct Ranks {
+    std::string backend = "auto";  // auto: nccl on cuda, gloo on cpu
+    double timeout_s = 300;
+  };
+  // One rank of `env`: with a world of several ranks the process group forms here (every rank
+  // must construct its context), and on cuda each local rank takes its own GPU (cuda:LOCAL_RANK).
+  // A world of one makes no group.
+  RunContext(int threads, const std::string& device, const DistEnv& env, const Ranks& ranks);
+  ~RunContext();
+
   const c10::Device& device() const { return device_; }
+  const DistEnv& env() const { return env_; }
+  // The group of every rank; null in a world of one.
+  ProcessGroup* group() const { return group_.get(); }
+  // Whether this rank writes the run's files and logs (rank 0).
+  bool writes() const { return env_.rank == 0; }
 
   // Creates RUN_DIR/checkpoints and removes what a session killed mid-write left: temporary
   // files in RUN_DIR and RUN_DIR/checkpoints, checkpoint sidecars without their checkpoint
@@ -37,6 +58,8 @@ class RunContext {
  private:
   ThreadLimit tbb_;
   c10::Device device_;
+  DistEnv env_;
+  std::unique_ptr<ProcessGroup> group_;
 };
 
 }  // namespace hydra::model

@@ -23,6 +23,7 @@
 
 #include "hydra/common/config.hpp"
 #include "hydra/common/metrics.hpp"
+#include "hydra/model/distributed.hpp"
 
 namespace hydra {
 class StopSignal;
@@ -43,6 +44,9 @@ struct TrainOptions {
   // train.max_updates it leaves the schedules alone (their length stays train.max_updates), so a
   // run stopped at update N is the first N updates of the full run, whatever the machine's speed.
   std::int64_t stop_at = 0;
+  // This process's place in a data-parallel run (docs/DISTRIBUTED.md); the default is one process.
+  // With several ranks every rank constructs a Trainer: rank 0 writes the run directory.
+  model::DistEnv ranks;
   // Called after every update with its step (learner updates done) and every scalar recorded
   // for it (losses, rates, ranks), logged or not. Tests compare these across runs.
   std::function<void(std::int64_t step, const metrics::Scalars& scalars)> on_update;

@@ -61,8 +61,10 @@ struct PreparedRun {
 // What a killed session left in the directory is the trainer's RunContext's to remove
 // (model/run_context.hpp).
 // `has_checkpoint` tells whether RUN_DIR/checkpoints holds one (the caller owns the format).
+// `writes` false (the ranks other than 0 of a data-parallel run): the same checks, nothing
+// created or written.
 PreparedRun prepare_run(config::Config config, const std::filesystem::path& run_dir, bool resume,
-                        bool has_checkpoint);
+                        bool has_checkpoint, bool writes = true);
 
 // seeds.json: {"master_seed": N, "drawn": bool, "streams": {label: hex key}}.
 nlohmann::ordered_json seeds_json(std::uint64_t seed, bool drawn);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
 #include "hydra/common/local_port.hpp"
 #include "torch_locate.hpp"
 
@@ -120,7 +121,7 @@ int run_local_ranks(int nproc) {
   posix_spawnattr_destroy(&attr);
 
   int result = 0;
-  std::vector<int> status(static_cast<std::size_t>(nproc), 0);
+  std::vector<int> status(ix(nproc), 0);
   for (int left = nproc; left > 0;) {
     int st = 0;
     const pid_t pid = ::waitpid(-1, &st, 0);
@@ -130,7 +131,7 @@ int run_local_ranks(int nproc) {
     }
     for (int r = 0; r < nproc; ++r)
       if (g_ranks[r] == pid) {
-        status[static_cast<std::size_t>(r)] = st;
+        status[ix(r)] = st;
         g_ranks[r] = 0;
         --left;
         if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))

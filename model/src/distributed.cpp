@@ -53,6 +53,8 @@ DistEnv DistEnv::from_environment(const std::function<const char*(const char*)>&
   env.rank = env_int("RANK", rank, 0, env.world_size - 1);
   const char* local = get("LOCAL_RANK");
   env.local_rank = local != nullptr ? env_int("LOCAL_RANK", local, 0, env.world_size - 1) : env.rank;
+  const char* local_world = get("LOCAL_WORLD_SIZE");
+  env.local_world_size = local_world != nullptr ? env_int("LOCAL_WORLD_SIZE", local_world, 1, env.world_size) : 1;
   if (!env.distributed()) return env;
   const char* addr = get("MASTER_ADDR");
   const char* port = get("MASTER_PORT");

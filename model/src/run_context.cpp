@@ -1,6 +1,8 @@
 #include "hydra/model/run_context.hpp"
 
+#include <algorithm>
 #include <system_error>
+#include <thread>
 
 #include <ATen/Parallel.h>
 #include <torch/cuda.h>
@@ -19,8 +21,19 @@ RunContext::RunContext(int threads, const std::string& device) : tbb_(threads), 
   limit_torch_threads(threads);
 }
 
+namespace {
+
+// run.threads 0 (all hardware threads) shared out among the ranks of this machine, so N local
+// ranks do not each spin up every core.
+int rank_threads(int threads, const DistEnv& env) {
+  if (threads > 0 || env.local_world_size <= 1) return threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / env.local_world_size);
+}
+
+}  // namespace
+
 RunContext::RunContext(int threads, const std::string& device, const DistEnv& env, const Ranks& ranks)
-    : RunContext(threads, device) {
+    : RunContext(rank_threads(threads, env), device) {
   env_ = env;
   if (!env.distributed()) return;
   // One GPU per local rank, as torchrun's --nproc-per-node hands them out.

@@ -47,10 +47,12 @@ TEST(DistEnv, NoVariablesIsOneProcessAndEachBadVariableIsNamed) {
   EXPECT_EQ(one.rank, 0);
   EXPECT_FALSE(one.distributed());
   const DistEnv torchrun = env_of({{"RANK", "3"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "1"},
-                                   {"MASTER_ADDR", "node0"}, {"MASTER_PORT", "29400"}});
+                                   {"LOCAL_WORLD_SIZE", "2"}, {"MASTER_ADDR", "node0"}, {"MASTER_PORT", "29400"}});
   EXPECT_EQ(torchrun.rank, 3);
   EXPECT_EQ(torchrun.world_size, 4);
   EXPECT_EQ(torchrun.local_rank, 1);
+  EXPECT_EQ(torchrun.local_world_size, 2);
+  EXPECT_EQ(one.local_world_size, 1);
   EXPECT_EQ(torchrun.master_addr, "node0");
   EXPECT_EQ(torchrun.master_port, 29400);
   EXPECT_EQ(env_of({{"RANK", "0"}, {"WORLD_SIZE", "1"}}).world_size, 1);  // no rendezvous needed
@@ -67,6 +69,8 @@ TEST(DistEnv, NoVariablesIsOneProcessAndEachBadVariableIsNamed) {
                 .find("MASTER_PORT='70000'"),
             std::string::npos);
   EXPECT_NE(error_of({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "-1"}}).find("LOCAL_RANK='-1'"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_WORLD_SIZE", "3"}}).find("LOCAL_WORLD_SIZE='3'"),
             std::string::npos);
 }
 

@@ -27,6 +27,7 @@ struct DistEnv {
   int rank = 0;
   int world_size = 1;
   int local_rank = 0;
+  int local_world_size = 1;  // ranks on this machine (LOCAL_WORLD_SIZE; torchrun and --nproc set it)
   std::string master_addr = "127.0.0.1";
   int master_port = 29500;
 
@@ -36,7 +37,7 @@ struct DistEnv {
   // of RANK and WORLD_SIZE set: one process (world size 1). Otherwise RANK and WORLD_SIZE are both
   // required, MASTER_ADDR and MASTER_PORT too when WORLD_SIZE > 1, LOCAL_RANK defaults to RANK;
   // a missing or malformed variable (not a number, RANK outside [0, WORLD_SIZE), a port outside
-  // 1..65535) is a hydra::Error naming it. `get` reads a variable (null when unset); tests give
+  // 1..65535) is a hydra::Error naming it. LOCAL_WORLD_SIZE defaults to 1. `get` reads a variable (null when unset); tests give
   // their own.
   static DistEnv from_environment(const std::function<const char*(const char*)>& get = nullptr);
 };

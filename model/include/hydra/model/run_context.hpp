@@ -39,6 +39,7 @@ class RunContext {
   };
   // One rank of `env`: with a world of several ranks the process group forms here (every rank
   // must construct its context), and on cuda each local rank takes its own GPU (cuda:LOCAL_RANK).
+  // `threads` 0 becomes the hardware threads divided among the machine's ranks (LOCAL_WORLD_SIZE).
   // A world of one makes no group.
   RunContext(int threads, const std::string& device, const DistEnv& env, const Ranks& ranks);
   ~RunContext();

@@ -67,6 +67,8 @@ DistEnv DistEnv::from_environment(const std::function<const char*(const char*)>&
   return env;
 }
 
+int local_gpu(const DistEnv& env) { return env.local_rank % static_cast<int>(torch::cuda::device_count()); }
+
 bool gloo_available() { return HYDRA_WITH_GLOO != 0; }
 bool nccl_available() { return HYDRA_WITH_NCCL != 0; }
 
@@ -119,9 +121,7 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
 #endif
     } else {
 #if HYDRA_WITH_NCCL
-      // One GPU per local rank, as torchrun's --nproc-per-node hands them out.
-      impl_->device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(
-                                                      env.local_rank % static_cast<int>(torch::cuda::device_count())));
+      impl_->device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(local_gpu(env)));
       auto options = c10d::ProcessGroupNCCL::Options::create();
       options->timeout = timeout;
       impl_->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl_->store, env.rank, env.world_size, options);

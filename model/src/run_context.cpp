@@ -5,7 +5,6 @@
 #include <thread>
 
 #include <ATen/Parallel.h>
-#include <torch/cuda.h>
 
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
@@ -36,10 +35,8 @@ RunContext::RunContext(int threads, const std::string& device, const DistEnv& en
     : RunContext(rank_threads(threads, env), device) {
   env_ = env;
   if (!env.distributed()) return;
-  // One GPU per local rank, as torchrun's --nproc-per-node hands them out.
   if (device_.is_cuda() && !device_.has_index())
-    device_ = c10::Device(c10::DeviceType::CUDA,
-                          static_cast<c10::DeviceIndex>(env.local_rank % static_cast<int>(torch::cuda::device_count())));
+    device_ = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(local_gpu(env)));
   const std::string backend = ranks.backend == "auto" ? (device_.is_cuda() ? "nccl" : "gloo") : ranks.backend;
   group_ = std::make_unique<ProcessGroup>(
       env, backend, std::chrono::milliseconds(static_cast<std::int64_t>(ranks.timeout_s * 1000.0)));

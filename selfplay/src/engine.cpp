@@ -240,32 +240,36 @@ void Engine::Impl::evaluate(Group& g) {
     if (g.policies[k].rows == 0) continue;
     (opt.overlap && g.policies[k].policy->overlaps() ? threaded : here).push_back(k);
   }
-  // This thread takes one overlapping policy itself when it has nothing else to do.
-  if (here.empty() && !threaded.empty()) {
-    here.push_back(threaded.back());
-    threaded.pop_back();
-  }
-  std::vector<std::exception_ptr> failed(g.used);
-  std::vector<std::thread> others;
-  others.reserve(threaded.size());
-  for (const std::size_t k : threaded)
-    others.emplace_back([&, k] {
+  if (threaded.empty()) {
+    for (const std::size_t k : here) run(k);
+  } else {
+    // This thread takes one overlapping policy itself when it has nothing else to do.
+    if (here.empty()) {
+      here.push_back(threaded.back());
+      threaded.pop_back();
+    }
+    std::vector<std::exception_ptr> failed(g.used);
+    std::vector<std::thread> others;
+    others.reserve(threaded.size());
+    for (const std::size_t k : threaded)
+      others.emplace_back([&, k] {
+        try {
+          run(k);
+        } catch (...) {
+          failed[k] = std::current_exception();
+        }
+      });
+    for (const std::size_t k : here) {
       try {
         run(k);
       } catch (...) {
         failed[k] = std::current_exception();
       }
-    });
-  for (const std::size_t k : here) {
-    try {
-      run(k);
-    } catch (...) {
-      failed[k] = std::current_exception();
     }
+    for (auto& t : others) t.join();
+    for (auto& e : failed)
+      if (e) std::rethrow_exception(e);
   }
-  for (auto& t : others) t.join();
-  for (auto& e : failed)
-    if (e) std::rethrow_exception(e);
   std::int64_t rows = 0, total = 0;
   for (std::size_t k = 0; k < g.used; ++k) {
     rows += static_cast<std::int64_t>(g.policies[k].rows);

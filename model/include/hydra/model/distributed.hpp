@@ -42,6 +42,10 @@ struct DistEnv {
   static DistEnv from_environment(const std::function<const char*(const char*)>& get = nullptr);
 };
 
+// The GPU of a rank on its machine, one per local rank as torchrun's --nproc-per-node hands them
+// out: LOCAL_RANK modulo the visible devices (the machine must have one).
+int local_gpu(const DistEnv& env);
+
 // A free port for a rendezvous of local ranks (common/local_port.hpp).
 using hydra::free_local_port;
 

@@ -1,7 +1,8 @@
 // hydra pretrain --config FILE [--data DIR...] [--max-steps N] [--run-dir DIR] [--resume]
-//                [--max-minutes M] [--seed S] [--device D] [--set k=v]...
+//                [--max-minutes M] [--seed S] [--device D] [--set k=v]... [--nproc N]
 //   behaviour cloning from logs (docs/PRETRAIN.md); flags are overrides applied after --set.
-//   Ctrl-C (or SIGTERM) saves a checkpoint after the current step and exits 0.
+//   Ctrl-C (or SIGTERM) saves a checkpoint after the current step and exits 0. Data-parallel
+//   ranks (docs/DISTRIBUTED.md): started by torchrun or srun, or --nproc N local ones.
 // hydra pretrain --eval-only --model CKPT --data DIR... [--json] [--max-samples N]
 //   the validation metrics of a checkpoint (and the greedy bot's agreement) on any logs.
 
@@ -12,6 +13,8 @@
 
 #include "commands.hpp"
 #include "flag_checks.hpp"
+#include "hydra/common/error.hpp"
+#include "local_ranks.hpp"
 #include "torch_side.hpp"
 
 namespace hydra::apps {
@@ -27,7 +30,18 @@ void register_pretrain(CLI::App& app) {
   cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)")->check(integer_in(0, std::int64_t{1} << 40));
   cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->check(integer_in(1, 65536))->capture_default_str();
   cmd->add_flag("--no-greedy", f->no_greedy, "--eval-only: skip the greedy bot's agreement");
-  cmd->callback([f] { torch_side::load().pretrain(*f); });
+  cmd->add_option("--nproc", f->nproc,
+                  "data-parallel ranks to start on this machine, as torchrun --nproc-per-node N would (docs/DISTRIBUTED.md)")
+      ->check(integer_in(1, 1024));
+  cmd->callback([f] {
+    if (f->nproc > 1) {
+      if (f->eval_only) throw Error("pretrain --eval-only runs in one process: leave out --nproc");
+      const int rc = run_local_ranks(f->nproc);
+      if (rc != 0) throw Error("pretrain: " + std::to_string(f->nproc) + " local ranks: a rank failed (above)");
+      return;
+    }
+    torch_side::load().pretrain(*f);
+  });
 }
 
 }  // namespace hydra::apps

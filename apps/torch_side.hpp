@@ -31,6 +31,7 @@ struct TrainFlags {
 
 struct PretrainFlags {
   RunFlags run;
+  int nproc = 1;  // --nproc: local ranks started by this command (local_ranks.hpp)
   std::vector<std::string> data;
   bool eval_only = false;
   std::string model;

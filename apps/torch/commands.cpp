@@ -25,14 +25,14 @@ namespace hydra::apps::torch_impl {
 namespace {
 
 // The rank variables torchrun and srun set (docs/DISTRIBUTED.md), read and checked before any
-// work. pretrain and grp do not run as ranks yet: a world of several is refused rather than run
-// as that many independent copies writing into one run directory.
-void refuse_ranks(const char* command) {
+// work. The GRP model (a small MLP that trains in minutes) and --eval-only run in one process:
+// a world of several is refused rather than run as that many copies writing into one directory.
+model::DistEnv one_process(const char* command) {
   const auto env = model::DistEnv::from_environment();
   if (env.distributed())
     throw Error(std::string(command) + ": WORLD_SIZE=" + std::to_string(env.world_size) + " (rank " +
-                std::to_string(env.rank) + "): " + command +
-                " runs in one process; its data-parallel ranks are not wired in yet (docs/DISTRIBUTED.md)");
+                std::to_string(env.rank) + "): " + command + " runs in one process (docs/DISTRIBUTED.md)");
+  return env;
 }
 
 }  // namespace
@@ -74,8 +74,9 @@ void print_summary(const char* what, const pretrain::RunSummary& s, bool json) {
 }  // namespace
 
 void pretrain(const PretrainFlags& f) {
-  refuse_ranks("pretrain");
+  const auto ranks = model::DistEnv::from_environment();  // checked before any work
   if (f.eval_only) {
+    one_process("pretrain --eval-only");
     if (f.model.empty()) throw Error("pretrain --eval-only needs --model CKPT");
     if (f.data.empty()) throw Error("pretrain --eval-only needs --data DIR");
     pretrain::EvalOptions o;
@@ -94,11 +95,13 @@ void pretrain(const PretrainFlags& f) {
   if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;
   pretrain::RunOptions o;
   o.resume = f.run.resume;
-  print_summary("pretrain", pretrain::run_pretrain(cfg, o), f.json);
+  o.ranks = ranks;
+  const auto summary = pretrain::run_pretrain(cfg, o);
+  if (ranks.rank == 0) print_summary("pretrain", summary, f.json);  // rank 0 reports the run
 }
 
 void grp(const GrpFlags& f) {
-  refuse_ranks("grp");
+  one_process("grp");
   config::Config cfg = f.run.load();
   if (!f.data.empty()) cfg.pretrain.data = f.data;
   if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;

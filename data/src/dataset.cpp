@@ -111,11 +111,21 @@ struct Dataset::Impl {
   std::optional<game::Xoshiro256ss> shuffle_rng, aug_rng;
   DatasetReport rep;
 
+  // The file indices of pass `e`: the split's order for the pass (the same in every shard), then
+  // this shard's positions of it.
+  std::vector<std::size_t> order_of(std::int64_t e) const {
+    std::vector<std::size_t> all(files.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    game::Xoshiro256ss rng(game::stream_key(opt.seed, game::labels::data_order, {kFileOrderStream, static_cast<std::uint64_t>(e)}));
+    game::shuffle(std::span<std::size_t>(all), rng);
+    if (opt.shard_count == 1) return all;
+    std::vector<std::size_t> mine;
+    for (std::size_t i = ix(opt.shard_index); i < all.size(); i += ix(opt.shard_count)) mine.push_back(all[i]);
+    return mine;
+  }
+
   void start_epoch() {
-    order.resize(files.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    game::Xoshiro256ss rng(game::stream_key(opt.seed, game::labels::data_order, {kFileOrderStream, static_cast<std::uint64_t>(epoch)}));
-    game::shuffle(std::span<std::size_t>(order), rng);
+    order = order_of(epoch);
     cursor = 0;
     epoch_samples = 0;
   }
@@ -309,10 +319,18 @@ Dataset::Dataset(DatasetOptions options) : impl_(std::make_unique<Impl>()) {
   m.in_flight = ix(m.opt.files_in_flight > 0 ? m.opt.files_in_flight : 4 * threads);
   m.augment = m.opt.augment && !m.opt.validation;
   m.bad_file.assign(m.files.size(), false);
-  m.shuffle_rng.emplace(game::stream_key(m.opt.seed, game::labels::data_order, {kBufferStream}));
-  m.aug_rng.emplace(game::stream_key(m.opt.seed, game::labels::augmentation));
+  if (m.opt.shard_count < 1 || m.opt.shard_index < 0 || m.opt.shard_index >= m.opt.shard_count)
+    throw Error("pretraining data: shard " + std::to_string(m.opt.shard_index) + " of " + std::to_string(m.opt.shard_count) +
+                " does not exist");
+  // One shard draws a single process's streams; a shard of several its own.
+  const auto shard = static_cast<std::uint64_t>(m.opt.shard_index);
+  const auto shards = static_cast<std::uint64_t>(m.opt.shard_count);
+  m.shuffle_rng.emplace(shards == 1 ? game::stream_key(m.opt.seed, game::labels::data_order, {kBufferStream})
+                                    : game::stream_key(m.opt.seed, game::labels::data_order, {kBufferStream, shard, shards}));
+  m.aug_rng.emplace(shards == 1 ? game::stream_key(m.opt.seed, game::labels::augmentation)
+                                : game::stream_key(m.opt.seed, game::labels::augmentation, {shard, shards}));
   m.start_epoch();
-  m.ended = m.files.empty();
+  m.ended = m.order.empty();  // no file in the split, or in this shard
 }
 
 Dataset::~Dataset() {
@@ -349,5 +367,11 @@ std::size_t Dataset::next(SampleBatch& out, std::size_t n) {
 DatasetReport Dataset::report() const { return impl_->rep; }
 
 const std::vector<std::filesystem::path>& Dataset::files() const { return impl_->files; }
+
+std::vector<std::filesystem::path> Dataset::epoch_files(std::int64_t epoch) const {
+  std::vector<std::filesystem::path> out;
+  for (const std::size_t f : impl_->order_of(epoch)) out.push_back(impl_->files[f]);
+  return out;
+}
 
 }  // namespace hydra::data

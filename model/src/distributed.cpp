@@ -155,6 +155,38 @@ void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>& tensors) {
   }
 }
 
+struct ProcessGroup::Pending::State {
+  c10::intrusive_ptr<c10d::Work> work;
+  at::Tensor target;  // the caller's tensor
+  at::Tensor staged;  // what the backend reduces: the target, or its copy on the backend's device
+};
+
+ProcessGroup::Pending ProcessGroup::all_reduce_sum_async(const at::Tensor& tensor) {
+  HYDRA_CHECK(tensor.is_contiguous(), "all_reduce_sum_async: a contiguous tensor");
+  Pending p;
+  p.state_ = std::make_unique<Pending::State>();
+  p.state_->target = tensor.detach();
+  p.state_->staged = impl_->on_device(p.state_->target);
+  std::vector<at::Tensor> buffer{p.state_->staged};
+  p.state_->work = impl_->group->allreduce(buffer);
+  return p;
+}
+
+void ProcessGroup::Pending::wait() {
+  if (!state_) return;
+  const auto state = std::move(state_);
+  finish(state->work, "all_reduce");
+  if (!state->staged.is_same(state->target)) state->target.copy_(state->staged);
+}
+
+ProcessGroup::Pending::~Pending() {
+  if (!state_) return;
+  try {
+    state_->work->wait();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a pending sum dropped on an error path
+  }
+}
+
 void ProcessGroup::broadcast(const std::vector<at::Tensor>& tensors, int root) {
   for (const auto& t : tensors) {
     std::vector<at::Tensor> one{impl_->on_device(t.detach())};
@@ -203,6 +235,10 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
               "scripts/setup.sh installs it)");
 }
 ProcessGroup::~ProcessGroup() = default;
+struct ProcessGroup::Pending::State {};
+ProcessGroup::Pending ProcessGroup::all_reduce_sum_async(const at::Tensor&) { return {}; }
+void ProcessGroup::Pending::wait() {}
+ProcessGroup::Pending::~Pending() = default;
 void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>&) {}
 void ProcessGroup::broadcast(const std::vector<at::Tensor>&, int) {}
 std::vector<at::Tensor> ProcessGroup::all_gather(const at::Tensor& t) { return {t}; }
@@ -210,5 +246,10 @@ std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& b) { 
 void ProcessGroup::barrier() {}
 
 #endif
+
+ProcessGroup::Pending::Pending() = default;
+ProcessGroup::Pending::Pending(Pending&&) noexcept = default;
+ProcessGroup::Pending& ProcessGroup::Pending::operator=(Pending&&) noexcept = default;
+
 
 }  // namespace hydra::model

@@ -263,6 +263,7 @@ void Learner::set_group(model::ProcessGroup* group) {
   for (const auto& p : net_->parameters()) state.push_back(p);
   for (const auto& b : net_->buffers()) state.push_back(b);
   group_->broadcast(state, 0);
+  buckets_ = std::make_unique<model::GradientBuckets>(*group_, net_->parameters());
 }
 
 UpdateStats Learner::update(const selfplay::Rollout& rollout) {
@@ -363,20 +364,11 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
       }
       if (k == 0) ++stats.epochs;
       optimizer_->zero_grad();
+      // The ranks' shares of the minibatch's mean loss: their gradients summed are its gradient,
+      // summed in buckets while the backward pass runs.
+      if (sharded()) buckets_->arm();
       terms.total.backward();
-      if (sharded()) {
-        // The ranks' shares of the minibatch's mean loss: their gradients summed are its gradient.
-        std::vector<torch::Tensor> grads;
-        for (auto& p : params)
-          if (p.requires_grad()) {
-            if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
-            grads.push_back(p.grad());
-          }
-        reduce(grads);
-        std::size_t i = 0;
-        for (auto& p : params)
-          if (p.requires_grad()) p.mutable_grad() = grads[i++];
-      }
+      if (sharded()) buckets_->finish();
       sum_grad += model::clip_gradients(params, ppo.grad_clip).to(device_);
       model::adamw_step(*optimizer_);
       ++steps;

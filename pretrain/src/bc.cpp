@@ -72,11 +72,35 @@ BcLearner::BcLearner(const config::ModelConfig& model, const config::PretrainCon
   schedule_.warmup = static_cast<std::int64_t>(std::llround(pretrain.warmup * static_cast<double>(schedule_.total)));
 }
 
+void BcLearner::set_group(model::ProcessGroup* group) {
+  group_ = group;
+  buckets_.reset();
+  if (group_ == nullptr) return;
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> state;
+  for (const auto& p : net_->parameters()) state.push_back(p);
+  for (const auto& b : net_->buffers()) state.push_back(b);
+  group_->broadcast(state, 0);
+  buckets_ = std::make_unique<model::GradientBuckets>(*group_, net_->parameters());
+}
+
 StepStats BcLearner::step(const data::SampleBatch& batch) {
   StepStats s;
   s.lr = schedule_.lr(steps_);
   model::set_lr(*optimizer_, s.lr);
   net_->train();
+  const std::int64_t n = rows(batch);
+  // With ranks: this rank's share of the union's mean loss, n / N of its own mean (every term of
+  // the BC loss is a mean over rows), so the gradients summed over the ranks are the union's.
+  double share = 1.0;
+  s.samples = n;
+  if (group_ != nullptr) {
+    const auto total = torch::tensor({n}, torch::kLong);
+    group_->all_reduce_sum({total});
+    s.samples = total.item<std::int64_t>();
+    share = static_cast<double>(n) / static_cast<double>(s.samples);
+  }
+  if (n == 0) throw Error("pretrain: a step without samples");
   const BcBatch t = to_tensors(batch, device_);
   model::Outputs out;
   {
@@ -87,17 +111,32 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
   out = out.to_float();
   const model::Losses l = model::compute_losses(out, t.targets, model_cfg_);
   optimizer_->zero_grad();
-  l.total.backward();
+  if (buckets_) {
+    buckets_->arm();
+    (l.total * share).backward();
+    buckets_->finish();
+  } else {
+    l.total.backward();
+  }
   if (pretrain_cfg_.grad_clip > 0)
     s.grad_norm = model::clip_gradients(net_->parameters(), pretrain_cfg_.grad_clip).item<double>();
   model::adamw_step(*optimizer_);
   ++steps_;
   s.loss = values(l);
+  const auto pick = model::masked_logits(out.policy.detach(), t.targets.legal).argmax(1);
+  s.accuracy = pick.eq(t.targets.action).to(torch::kDouble).mean().item<double>();
+  if (group_ != nullptr) {
+    // The union's loss and accuracy: the ranks' means weighted by their rows.
+    auto& v = s.loss;
+    const auto sums = torch::tensor({v.total, v.policy, v.value, v.grp, v.tenpai, v.danger, s.accuracy}, torch::kDouble) * share;
+    group_->all_reduce_sum({sums});
+    const auto a = sums.accessor<double, 1>();
+    v = {a[0], a[1], a[2], a[3], a[4], a[5]};
+    s.accuracy = a[6];
+  }
   if (!std::isfinite(s.loss.total))
     throw Error("pretrain: the loss became " + std::to_string(s.loss.total) + " at step " + std::to_string(steps_) +
                 " (lower pretrain.lr?)");
-  const auto pick = model::masked_logits(out.policy.detach(), t.targets.legal).argmax(1);
-  s.accuracy = pick.eq(t.targets.action).to(torch::kDouble).mean().item<double>();
   return s;
 }
 

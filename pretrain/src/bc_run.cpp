@@ -1,9 +1,12 @@
 // `hydra pretrain`: the behaviour-cloning run loop and the eval-only path (run.hpp).
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
+
+#include <fmt/ranges.h>
 
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
@@ -79,10 +82,20 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   if (cfg.pretrain.data.empty()) throw Error("pretrain: no data: pass --data DIR or set pretrain.data");
   if (options.max_steps) cfg.train.max_updates = *options.max_steps;
   const std::int64_t total = cfg.train.max_updates;
-  const model::RunContext context(cfg.run.threads, cfg.run.device);
+  // The ranks meet first (a world of one makes no group); only rank 0 writes, the others log
+  // errors only.
+  const model::RunContext context(cfg.run.threads, cfg.run.device, options.ranks,
+                                  {cfg.run.dist_backend, cfg.run.dist_timeout});
+  model::ProcessGroup* const group = context.group();
+  const int rank = context.env().rank;
+  const int world = context.env().world_size;
+  if (!context.writes()) log::set_level("error");
+  if (cfg.pretrain.batch < world)
+    throw Error("pretrain: pretrain.batch " + std::to_string(cfg.pretrain.batch) + " is the batch of all " +
+                std::to_string(world) + " ranks together: it needs at least one sample per rank");
   const torch::Device device = context.device();
   const fs::path run_dir(cfg.run.dir);
-  context.own_run_dir(run_dir);
+  if (context.writes()) context.own_run_dir(run_dir);
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
 
   // The seed of a resumed run is the one its checkpoint recorded.
@@ -90,6 +103,10 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   game::MasterSeed seed{cfg.run.seed.value_or(0)};
   const bool seed_given = cfg.run.seed.has_value();
   if (!seed_given && !options.resume) seed = detail::resolve_seed(cfg, "pretrain");
+  if (group != nullptr && !options.resume) {
+    detail::agree_on_run(*group, cfg, "pretrain");
+    seed = game::MasterSeed{*cfg.run.seed};
+  }
   BcLearner learner(cfg.model, cfg.pretrain, device, total, game::u64(game::stream_key(seed, game::labels::network_init).bytes()));
   if (options.resume) {
     fs::path from;
@@ -100,11 +117,22 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     seed = game::MasterSeed{resumed->extra.value("master_seed", std::uint64_t{0})};
     cfg.run.seed = seed.value;
     learner.set_steps(resumed->step);
-    log::info("pretrain: resuming from {} at step {}", from.string(), resumed->step);
+    if (group != nullptr) detail::agree_on_run(*group, cfg, "pretrain");
+    log::info("pretrain: resuming from {} at step {} (written by {} rank(s), now {})", from.string(), resumed->step,
+              resumed->extra.value("world_size", 1), world);
   }
-  detail::open_run_dir(cfg, "pretrain.log", options.resume);
-  log::info("pretrain: {} x {} network on {}, batch {}, {} steps, seed {}", cfg.model.blocks, cfg.model.channels,
-            device.str(), cfg.pretrain.batch, total, seed.value);
+  learner.set_group(group);  // rank 0's weights everywhere
+  detail::open_run_dir(cfg, "pretrain.log", options.resume, context.writes());
+  // pretrain.batch is the union's: rank r takes rows [batch r / W, batch (r + 1) / W).
+  const auto share_of = [&](std::int64_t n, int r) { return n * (r + 1) / world - n * r / world; };
+  const auto batch_size = static_cast<std::size_t>(share_of(cfg.pretrain.batch, rank));
+  log::info("pretrain: {} x {} network on {}, batch {}, {} steps, seed {}{}", cfg.model.blocks, cfg.model.channels,
+            device.str(), cfg.pretrain.batch, total, seed.value,
+            world > 1 ? fmt::format(", {} ranks ({} samples each per step)", world,
+                                    cfg.pretrain.batch % world == 0
+                                        ? std::to_string(cfg.pretrain.batch / world)
+                                        : fmt::format("{} or {}", cfg.pretrain.batch / world, cfg.pretrain.batch / world + 1))
+                      : std::string());
 
   const auto stored_config = config::to_json(cfg);
   double best_val = resumed ? resumed->extra.value("best_val_loss", std::numeric_limits<double>::infinity())
@@ -112,10 +140,29 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   std::int64_t samples_seen = resumed ? resumed->extra.value("samples", std::int64_t{0}) : 0;
   nlohmann::ordered_json last_val = resumed ? resumed->metrics : nlohmann::ordered_json::object();
 
-  metrics::MetricsWriter writer(run_dir, cfg.train.tensorboard,
-                                resumed ? std::optional<std::int64_t>(resumed->step) : std::nullopt);
-  data::Dataset train(dataset_options(cfg, seed, false));
-  log::info("pretrain: {} training files", train.files().size());
+  std::optional<metrics::MetricsWriter> writer;
+  if (context.writes())
+    writer.emplace(run_dir, cfg.train.tensorboard, resumed ? std::optional<std::int64_t>(resumed->step) : std::nullopt);
+  const auto write_metrics = [&](std::int64_t step, const metrics::Scalars& scalars) {
+    if (writer) writer->write(step, scalars);
+  };
+  // Each rank reads its shard of the training files: between them, every file once per pass.
+  data::DatasetOptions train_options = dataset_options(cfg, seed, false);
+  train_options.shard_index = rank;
+  train_options.shard_count = world;
+  data::Dataset train(train_options);
+  std::vector<std::int64_t> files_per_rank{static_cast<std::int64_t>(train.epoch_files(0).size())};
+  if (group != nullptr) {
+    files_per_rank.clear();
+    for (const std::string& n : group->all_gather_bytes(std::to_string(train.epoch_files(0).size())))
+      files_per_rank.push_back(std::stoll(n));
+    for (std::size_t r = 0; r < files_per_rank.size(); ++r)
+      if (files_per_rank[r] == 0)
+        throw Error("pretrain: " + std::to_string(train.files().size()) + " training file(s) for " + std::to_string(world) +
+                    " ranks: rank " + std::to_string(r) + " would have none (every rank reads whole files)");
+  }
+  log::info("pretrain: {} training files{}", train.files().size(),
+            world > 1 ? fmt::format(" ({} per rank and pass)", fmt::join(files_per_rank, ", ")) : std::string());
   auto probe = open_validation(cfg, seed);
   const bool has_val = probe != nullptr;
 
@@ -125,26 +172,42 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   if (has_val && !resumed) {
     std::vector<fs::path> files = probe->files();
     if (files.size() > kGreedyFiles) files.resize(kGreedyFiles);
-    const Agreement g = greedy_agreement(files, cfg.rules.preset);
-    greedy = g.accuracy.accuracy(data::DecisionType::discard);
+    // With ranks, each replays its share of the files and the counts are summed.
+    std::vector<fs::path> mine;
+    for (std::size_t i = ix(rank); i < files.size(); i += ix(world)) mine.push_back(files[i]);
+    const Agreement g = greedy_agreement(mine, cfg.rules.preset);
+    std::array<std::int64_t, 3> counts{g.accuracy.correct(data::DecisionType::discard),
+                                       g.accuracy.total(data::DecisionType::discard), g.games};
+    if (group != nullptr) {
+      const auto t = torch::tensor(std::vector<std::int64_t>(counts.begin(), counts.end()), torch::kLong);
+      group->all_reduce_sum({t});
+      for (std::size_t k = 0; k < counts.size(); ++k) counts[k] = t[static_cast<std::int64_t>(k)].item<std::int64_t>();
+    }
+    greedy = counts[1] > 0 ? static_cast<double>(counts[0]) / static_cast<double>(counts[1])
+                           : std::numeric_limits<double>::quiet_NaN();
     greedy_bad = g.bad;
-    log::info("pretrain: greedy bot agrees with {:.4f} of {} held-out human discards ({} games)", greedy,
-              g.accuracy.total(data::DecisionType::discard), g.games);
-    if (!std::isnan(greedy)) writer.write(0, {{"val/greedy/discard", greedy}});
+    log::info("pretrain: greedy bot agrees with {:.4f} of {} held-out human discards ({} games)", greedy, counts[1],
+              counts[2]);
+    if (!std::isnan(greedy)) write_metrics(0, {{"val/greedy/discard", greedy}});
   } else if (resumed) {
     greedy = resumed->extra.value("greedy_discard", std::numeric_limits<double>::quiet_NaN());
   }
   probe.reset();
 
   data::SampleBatch batch;
-  const auto batch_size = ix(cfg.pretrain.batch);
+  std::int64_t rank_samples = 0;  // of this rank's stream, trained on or skipped
   if (samples_seen > 0) {
     // The stream is a function of the seed: skipping what the run already trained on puts the
-    // resumed run on the samples the uninterrupted run would have seen next.
+    // resumed run on the samples the uninterrupted run would have seen next. With ranks, each
+    // skips its share; a world of another size than the checkpoint's reads other shards, so it
+    // goes on at the same point of the passes, not on the same samples.
+    const auto per_rank = resumed->extra.value("rank_samples", std::vector<std::int64_t>{samples_seen});
+    const std::int64_t skip = std::ssize(per_rank) == world ? per_rank[ix(rank)] : share_of(samples_seen, rank);
     log::info("pretrain: skipping the {} samples trained on before the checkpoint", samples_seen);
     std::int64_t skipped = 0;
-    while (skipped < samples_seen) {
-      const auto want = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(batch_size), samples_seen - skipped));
+    rank_samples = skip;
+    while (skipped < skip) {
+      const auto want = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(batch_size), skip - skipped));
       const std::size_t n = train.next(batch, want);
       if (n == 0) throw Error("pretrain: the training data ended while skipping to the resume point");
       skipped += static_cast<std::int64_t>(n);
@@ -161,11 +224,19 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     d.config = stored_config;
     d.metrics = last_val;
     d.scheduler = learner.schedule().to_json();
+    std::vector<std::int64_t> per_rank{rank_samples};
+    if (group != nullptr) {
+      per_rank.clear();
+      for (const std::string& n : group->all_gather_bytes(std::to_string(rank_samples))) per_rank.push_back(std::stoll(n));
+    }
     d.extra = {{"master_seed", seed.value},
                {"samples", samples_seen},
+               {"world_size", world},
+               {"rank_samples", per_rank},
                {"best_val_loss", best_val},
                {"greedy_discard", std::isnan(greedy) ? nlohmann::ordered_json() : nlohmann::ordered_json(greedy)},
                {"command", "pretrain"}};
+    if (!context.writes()) return;
     summary.checkpoint = checkpoints.save(d, *learner.net(), &learner.optimizer(), is_best);
     log::info("pretrain: checkpoint {}{}", summary.checkpoint.string(), is_best ? " (best)" : "");
   };
@@ -180,7 +251,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
       log::warn("pretrain: the validation split gave no samples (every held-out file bad?)");
       return false;
     }
-    writer.write(learner.steps(), v.scalars());
+    write_metrics(learner.steps(), v.scalars());
     log_validation(learner.steps(), v, greedy);
     last_val = v.to_json();
     if (!std::isnan(greedy)) last_val["greedy_discard"] = greedy;
@@ -196,13 +267,22 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   std::int64_t last_saved = resumed ? resumed->step : -1;
   while (learner.steps() < total) {
-    if (stop.requested()) {
-      log::warn("pretrain: signal {} received: saving and stopping", stop.signal());
+    const double minutes = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60.0;
+    std::string reason = stop.requested()                                            ? "signal"
+                         : cfg.train.max_minutes > 0 && minutes >= cfg.train.max_minutes ? "minutes"
+                                                                                          : "";
+    // The ranks stop together, at the first rank's reason (a signal reaches one rank, each times
+    // its own session).
+    if (group != nullptr)
+      for (const std::string& r : group->all_gather_bytes(reason))
+        if (reason.empty() && !r.empty()) reason = r;
+    if (reason == "signal") {
+      log::warn("pretrain: a signal was received{}: saving and stopping",
+                stop.requested() ? fmt::format(" ({})", stop.signal()) : std::string(" by another rank"));
       summary.stopped = true;
       break;
     }
-    const double minutes = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 60.0;
-    if (cfg.train.max_minutes > 0 && minutes >= cfg.train.max_minutes) {
+    if (reason == "minutes") {
       log::info("pretrain: train.max_minutes ({}) reached: saving and stopping", cfg.train.max_minutes);
       summary.stopped = true;
       break;
@@ -210,10 +290,11 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     const std::size_t n = train.next(batch, batch_size);
     if (n == 0) throw Error("pretrain: no training samples could be read (see the bad files above)");
     const StepStats s = learner.step(batch);
-    samples_seen += static_cast<std::int64_t>(n);
+    samples_seen += s.samples;
+    rank_samples += static_cast<std::int64_t>(n);
     const std::int64_t step = learner.steps();
     if (step % cfg.train.log_every == 0 || step == total) {
-      writer.write(step, {{"loss", s.loss.total},
+      write_metrics(step, {{"loss", s.loss.total},
                           {"loss/policy", s.loss.policy},
                           {"loss/value", s.loss.value},
                           {"loss/grp", s.loss.grp},
@@ -248,15 +329,17 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   summary.steps = learner.steps();
   summary.report = {{"command", "pretrain"},
                     {"steps", summary.steps},
+                    {"world_size", world},
                     {"stopped", summary.stopped},
                     {"samples", samples_seen},
                     {"epochs", rep.epochs},
                     {"train_files", rep.files_total},
+                    {"train_files_per_rank", files_per_rank},
                     {"train_files_per_rules", rep.files_per_rules},
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(bad)}};
-  write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
+  if (context.writes()) write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
   log::info("pretrain: done at step {} ({} samples, {} epochs); report in {}", summary.steps, samples_seen, rep.epochs,
             (run_dir / "report.json").string());
   return summary;

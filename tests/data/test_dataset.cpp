@@ -1,6 +1,6 @@
 // The Dataset stream over real logs: determinism across thread counts and chunk sizes, the
 // shuffle buffer's bound, one epoch delivering every sample of its split exactly once, the
-// augmentation as a suit permutation of the plain stream, the file split, and bad files (each
+// augmentation as a suit permutation of the plain stream, the file split, the shards of ranks, and bad files (each
 // kind reported once with its file and line while the good files still produce their samples).
 
 #include <unistd.h>
@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <oneapi/tbb/global_control.h>
 
+#include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/dataset.hpp"
@@ -80,6 +81,20 @@ void expect_same(const SampleBatch& a, const SampleBatch& b) {
   EXPECT_TRUE(a.type == b.type);
 }
 
+// The samples of a batch as a sorted multiset of row summaries.
+std::vector<std::tuple<std::int64_t, std::int64_t, float, double, int>> keys(const SampleBatch& b) {
+  std::vector<std::tuple<std::int64_t, std::int64_t, float, double, int>> k;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const double obs = std::accumulate(b.obs.begin() + static_cast<std::ptrdiff_t>(i * ix(kObsSize)),
+                                       b.obs.begin() + static_cast<std::ptrdiff_t>((i + 1) * ix(kObsSize)), 0.0);
+    const int legal = std::accumulate(b.legal.begin() + static_cast<std::ptrdiff_t>(i * 46),
+                                      b.legal.begin() + static_cast<std::ptrdiff_t>((i + 1) * 46), 0);
+    k.emplace_back(b.action[i], b.grp[i], b.value[i], obs, legal);
+  }
+  std::sort(k.begin(), k.end());
+  return k;
+}
+
 TEST(Dataset, SameSeedSameStreamWhateverThreadsAndChunks) {
   HYDRA_REQUIRE_TESTDATA(dir, "mjai");
   TempDir tmp("det");
@@ -127,23 +142,68 @@ TEST(Dataset, OneEpochIsEverySampleOnceAndTheBufferStaysBounded) {
   EXPECT_GT(r.seconds_replay, 0.0);
   EXPECT_GT(r.seconds_encode, 0.0);
   // The same multiset of samples, in another order.
-  auto keys = [](const SampleBatch& b) {
-    std::vector<std::tuple<std::int64_t, std::int64_t, float, double, int>> k;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      const double obs = std::accumulate(b.obs.begin() + static_cast<std::ptrdiff_t>(i * ix(kObsSize)),
-                                         b.obs.begin() + static_cast<std::ptrdiff_t>((i + 1) * ix(kObsSize)), 0.0);
-      const int legal = std::accumulate(b.legal.begin() + static_cast<std::ptrdiff_t>(i * 46),
-                                        b.legal.begin() + static_cast<std::ptrdiff_t>((i + 1) * 46), 0);
-      k.emplace_back(b.action[i], b.grp[i], b.value[i], obs, legal);
-    }
-    std::sort(k.begin(), k.end());
-    return k;
-  };
   ASSERT_EQ(got.size(), expected.size());
   EXPECT_FALSE(got.action == expected.action);
   EXPECT_TRUE(keys(got) == keys(expected));
   SampleBatch none;
   EXPECT_EQ(d.next(none, 10), 0U);
+}
+
+// Data-parallel ranks (docs/DISTRIBUTED.md): the shards of one pass read every file of the split
+// exactly once between them, each pass in another split of the files, and their samples together
+// are one unsharded pass's.
+TEST(Dataset, ShardsReadEachFileExactlyOncePerEpoch) {
+  HYDRA_REQUIRE_TESTDATA(dir, "mjai");
+  TempDir tmp("shards");
+  SampleBatch expected;
+  for (const auto& f : first_games(dir, 5)) {
+    fs::copy_file(f, tmp.path / f.filename());
+    extract_samples(read_log(f), f.string(), expected);
+  }
+  constexpr int kShards = 2;
+  std::vector<std::set<fs::path>> first_pass(kShards);
+  for (std::int64_t epoch = 0; epoch < 3; ++epoch) {
+    std::multiset<fs::path> read;
+    for (int s = 0; s < kShards; ++s) {
+      DatasetOptions o = options(tmp.path, 11);
+      o.shard_index = s;
+      o.shard_count = kShards;
+      const Dataset d(o);
+      const auto files = d.epoch_files(epoch);
+      EXPECT_GE(files.size(), 2U);  // 5 files: 3 and 2
+      read.insert(files.begin(), files.end());
+      if (epoch == 0) first_pass[ix(s)].insert(files.begin(), files.end());
+      if (epoch == 2) {
+        EXPECT_NE(std::set<fs::path>(files.begin(), files.end()), first_pass[ix(s)]) << "shard " << s;
+      }
+    }
+    const auto all = Dataset(options(tmp.path, 11)).files();
+    EXPECT_EQ(read, std::multiset<fs::path>(all.begin(), all.end())) << "epoch " << epoch;
+  }
+
+  // What the shards actually read in one pass: every file once, every sample once.
+  SampleBatch together;
+  std::int64_t files_read = 0;
+  for (int s = 0; s < kShards; ++s) {
+    DatasetOptions o = options(tmp.path, 11);
+    o.shard_index = s;
+    o.shard_count = kShards;
+    o.repeat = false;
+    o.augment = false;
+    Dataset d(o);
+    const SampleBatch got = read_n(d, 1U << 30, 64);
+    for (std::size_t i = 0; i < got.size(); ++i) together.append(got, i);
+    EXPECT_EQ(d.report().epochs, 1);
+    EXPECT_EQ(d.report().files_total, 5);  // the split's
+    files_read += d.report().files_read;
+  }
+  EXPECT_EQ(files_read, 5);
+  EXPECT_TRUE(keys(together) == keys(expected));
+
+  DatasetOptions bad = options(tmp.path, 11);
+  bad.shard_index = 2;
+  bad.shard_count = 2;
+  EXPECT_THROW(Dataset{bad}, Error);
 }
 
 TEST(Dataset, AugmentationIsASuitPermutationOfThePlainStream) {

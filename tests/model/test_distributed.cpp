@@ -19,6 +19,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/model/distributed.hpp"
+#include "hydra/model/grad_buckets.hpp"
 
 namespace hydra::model {
 namespace {
@@ -132,7 +133,83 @@ TEST(ProcessGroup, EveryCollectiveBetweenTwoRanks) {
     EXPECT_TRUE(torch::equal(all[1], torch::ones({2}, torch::kInt64)));
     const auto bytes = group.all_gather_bytes(rank == 0 ? std::string("rank zero") : std::string("1"));
     EXPECT_EQ(bytes, (std::vector<std::string>{"rank zero", "1"}));
+    // Two sums in flight at once, waited for in the order they started.
+    auto x = torch::full({3}, r + 1, torch::kFloat);
+    auto y = torch::full({2}, 10 * (r + 1), torch::kDouble);
+    auto px = group.all_reduce_sum_async(x);
+    auto py = group.all_reduce_sum_async(y);
+    px.wait();
+    py.wait();
+    py.wait();  // a second wait returns
+    EXPECT_TRUE(torch::equal(x, torch::full({3}, 3.0, torch::kFloat)));
+    EXPECT_TRUE(torch::equal(y, torch::full({2}, 30.0, torch::kDouble)));
     group.barrier();
+  });
+}
+
+// A small network whose weights are the same on every rank (no shared generator across threads),
+// with a layer that gets no gradient.
+struct Net : torch::nn::Module {
+  torch::nn::Linear a{nullptr}, b{nullptr}, c{nullptr}, unused{nullptr};
+  Net() {
+    a = register_module("a", torch::nn::Linear(8, 16));
+    b = register_module("b", torch::nn::Linear(16, 16));
+    c = register_module("c", torch::nn::Linear(16, 4));
+    unused = register_module("unused", torch::nn::Linear(4, 4));
+    torch::NoGradGuard no_grad;
+    double k = 0;
+    for (auto& p : parameters()) p.copy_(torch::sin(torch::arange(p.numel(), torch::kFloat) * 0.37 + ++k).view(p.sizes()) * 0.3);
+  }
+  torch::Tensor loss(const torch::Tensor& x) { return c(torch::tanh(b(torch::tanh(a(x))))).pow(2).mean(); }
+};
+
+// Gradients summed in buckets during the backward pass are the sums one flat all-reduce of the
+// finished gradients gives, pass after pass: while the arrival order is learnt, with several
+// buckets after it, for a parameter without a gradient (zero), and for a new set of trainable
+// parameters (a frozen layer keeps its gradient).
+TEST(GradientBuckets, SumTheGradientsAsOneFlatSumDoes) {
+  REQUIRE_GLOO();
+  on_ranks(2, 60s, [](int rank, ProcessGroup& group) {
+    Net net;
+    const auto params = net.parameters();
+    GradientBuckets buckets(group, params, 512);  // 512 bytes: the 16 x 16 weight is a bucket of its own
+    for (int pass = 0; pass < 5; ++pass) {
+      const bool frozen = pass >= 3;
+      net.a->weight.set_requires_grad(!frozen);
+      const auto x = torch::sin(torch::arange(32, torch::kFloat).view({4, 8}) * 0.1 * (rank + 1) + pass);
+      // What the ranks' gradients sum to, by a plain backward pass and one flat sum.
+      for (auto& p : params) p.mutable_grad() = at::Tensor();
+      net.loss(x).backward();
+      std::vector<torch::Tensor> expected;
+      for (auto& p : params)
+        expected.push_back(p.requires_grad() ? (p.grad().defined() ? p.grad().clone() : torch::zeros_like(p)) : at::Tensor());
+      std::vector<torch::Tensor> defined;
+      for (auto& e : expected)
+        if (e.defined()) defined.push_back(e);
+      group.all_reduce_sum(defined);
+      // The same through the buckets.
+      const auto marker = torch::full_like(net.a->weight, 42.0);
+      for (auto& p : params) p.mutable_grad() = at::Tensor();
+      if (frozen) net.a->weight.mutable_grad() = marker;
+      buckets.arm();
+      net.loss(x).backward();
+      buckets.finish();
+      for (std::size_t i = 0; i < params.size(); ++i) {
+        if (!expected[i].defined()) {
+          EXPECT_TRUE(params[i].grad().is_same(marker)) << "pass " << pass << ": a frozen parameter's gradient changed";
+          continue;
+        }
+        ASSERT_TRUE(params[i].grad().defined()) << "pass " << pass << " parameter " << i;
+        EXPECT_TRUE(torch::equal(params[i].grad(), expected[i])) << "pass " << pass << " parameter " << i;
+      }
+      EXPECT_TRUE(torch::equal(net.unused->weight.grad(), torch::zeros_like(net.unused->weight)));
+      // The first pass of each set of trainable parameters learns its order; then buckets.
+      if (pass == 0 || pass == 3) {
+        EXPECT_EQ(buckets.buckets(), 0U) << "pass " << pass;
+      } else if (pass == 1 || pass == 4) {
+        EXPECT_GE(buckets.buckets(), pass == 1 ? 3U : 2U) << "pass " << pass;
+      }
+    }
   });
 }
 

@@ -1,11 +1,20 @@
 // Behaviour-cloning steps on a tiny synthetic batch: every loss term falls and the policy comes
-// to name the logged action; the step follows the configured schedule.
+// to name the logged action; the step follows the configured schedule; data-parallel ranks step
+// as one learner on the union of their batches.
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <torch/torch.h>
 
 #include "hydra/encoder/layout.hpp"
+#include "hydra/model/distributed.hpp"
 #include "hydra/pretrain/bc.hpp"
 #include "hydra/common/index.hpp"
 
@@ -97,6 +106,89 @@ TEST(Bc, ValidationTalliesEveryDecisionOfTheBatch) {
   const double direct =
       model::masked_logits(out.policy, t.targets.legal).argmax(1).eq(t.targets.action).to(torch::kDouble).mean().item<double>();
   EXPECT_DOUBLE_EQ(acc.accuracy(), direct);
+}
+
+
+std::vector<torch::Tensor> weights_of(BcLearner& l) {
+  std::vector<torch::Tensor> w;
+  for (const auto& p : l.net()->parameters()) w.push_back(p.detach().clone());
+  return w;
+}
+
+double relative_gap(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff += (a[i] - b[i]).pow(2).sum().item<double>();
+    norm += b[i].pow(2).sum().item<double>();
+  }
+  return std::sqrt(diff / norm);
+}
+
+data::SampleBatch rows(const data::SampleBatch& src, std::size_t from, std::size_t to) {
+  data::SampleBatch out;
+  for (std::size_t i = from; i < to; ++i) out.append(src, i);
+  return out;
+}
+
+// hydra pretrain as ranks (docs/DISTRIBUTED.md): rank 0's weights everywhere, one step of two
+// ranks on their batches (of unequal size) is one step of one learner on the union, and the
+// replicas stay bit-identical.
+TEST(Bc, TwoRanksStepAsOneLearnerOnTheUnionOfTheirBatches) {
+  if (!model::gloo_available()) GTEST_SKIP() << "built without Gloo's headers (libgloo-dev)";
+  const data::SampleBatch both = synthetic_batch(24);
+  const std::array<data::SampleBatch, 2> part{rows(both, 0, 10), rows(both, 10, 24)};
+  const config::Config cfg = tiny_config();
+  constexpr int kSteps = 3;
+  BcLearner one(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 40, 3);
+  std::vector<std::vector<torch::Tensor>> single;
+  std::vector<StepStats> single_stats;
+  for (int k = 0; k < kSteps; ++k) {
+    single_stats.push_back(one.step(both));
+    single.push_back(weights_of(one));
+  }
+
+  std::array<std::vector<std::vector<torch::Tensor>>, 2> ranks;
+  std::array<std::vector<StepStats>, 2> rank_stats;
+  std::array<std::exception_ptr, 2> failed;
+  model::DistEnv env;
+  env.world_size = 2;
+  env.master_port = model::free_local_port();
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        model::DistEnv mine = env;
+        mine.rank = r;
+        model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
+        BcLearner replica(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 40, r == 0 ? 3 : 4);  // rank 1 other weights
+        replica.set_group(&group);
+        for (int k = 0; k < kSteps; ++k) {
+          rank_stats[ix(r)].push_back(replica.step(part[ix(r)]));
+          ranks[ix(r)].push_back(weights_of(replica));
+        }
+      } catch (...) {
+        failed[ix(r)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : failed)
+    if (e) std::rethrow_exception(e);
+
+  const double first = relative_gap(ranks[0][0], single[0]), last = relative_gap(ranks[0][kSteps - 1], single[kSteps - 1]);
+  std::printf("bc ranks: relative gap to one learner %.2e after 1 step, %.2e after %d\n", first, last, kSteps);
+  EXPECT_LT(first, 1e-6);
+  EXPECT_LT(last, 1e-5);
+  for (int r = 0; r < 2; ++r) {
+    const StepStats& s = rank_stats[ix(r)][0];
+    EXPECT_EQ(s.samples, 24);
+    EXPECT_NEAR(s.loss.total, single_stats[0].loss.total, 1e-5);
+    EXPECT_NEAR(s.loss.policy, single_stats[0].loss.policy, 1e-6);
+    EXPECT_NEAR(s.accuracy, single_stats[0].accuracy, 1e-12);
+    EXPECT_NEAR(s.grad_norm, single_stats[0].grad_norm, 1e-5 * single_stats[0].grad_norm);
+  }
+  for (int k = 0; k < kSteps; ++k)
+    for (std::size_t i = 0; i < ranks[0][ix(k)].size(); ++i)
+      EXPECT_TRUE(torch::equal(ranks[0][ix(k)][i], ranks[1][ix(k)][i])) << "step " << k << " tensor " << i;
 }
 
 }  // namespace

@@ -78,6 +78,13 @@ struct DatasetOptions {
   // The rules the logs that name none are replayed under (a preset name or file); a Tenhou log is
   // replayed under the rules of its lobby and date (log_rules.hpp).
   std::string rules = "tenhou";
+  // Data-parallel ranks (docs/DISTRIBUTED.md): every shard draws the same per-epoch file order
+  // from the seed and reads the files at positions shard_index, shard_index + shard_count, ...
+  // of it, so the shards of one epoch read each file of the split exactly once between them.
+  // Each shard has its own shuffle-buffer and augmentation streams; one shard (the default)
+  // is the whole split with the streams of a single process.
+  int shard_index = 0;
+  int shard_count = 1;
 };
 
 struct BadFile {
@@ -109,7 +116,10 @@ class Dataset {
   std::size_t next(SampleBatch& out, std::size_t n);
 
   DatasetReport report() const;
+  // Every file of the split (all shards').
   const std::vector<std::filesystem::path>& files() const;
+  // The files this shard reads in pass `epoch` (0-based), in reading order.
+  std::vector<std::filesystem::path> epoch_files(std::int64_t epoch) const;
 
  private:
   struct Impl;

@@ -74,6 +74,25 @@ class ProcessGroup {
   // types on every rank). The tensors travel as one flat buffer per dtype, so a model's gradients
   // are one collective, not one per parameter.
   void all_reduce_sum(const std::vector<at::Tensor>& tensors);
+  // A sum over the ranks that runs while the caller goes on (on Gloo's threads, on NCCL's
+  // stream): started by all_reduce_sum_async, finished by wait(), after which the tensor given
+  // (contiguous, the same shape and type on every rank) holds the sum. Every rank must start its
+  // sums in the same order. Destroying a pending sum without wait() waits for it, errors dropped.
+  class Pending {
+   public:
+    Pending();
+    Pending(Pending&&) noexcept;
+    Pending& operator=(Pending&&) noexcept;
+    ~Pending();
+    // Errors as all_reduce_sum's; a second wait (or one on a default-constructed Pending) returns.
+    void wait();
+
+   private:
+    friend class ProcessGroup;
+    struct State;
+    std::unique_ptr<State> state_;
+  };
+  Pending all_reduce_sum_async(const at::Tensor& tensor);
   // In place, rank `root`'s values everywhere.
   void broadcast(const std::vector<at::Tensor>& tensors, int root);
   // Every rank's `tensor` (same shape everywhere), in rank order.

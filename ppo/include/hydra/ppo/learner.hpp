@@ -16,6 +16,7 @@
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/critic.hpp"
 #include "hydra/model/distributed.hpp"
+#include "hydra/model/grad_buckets.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
 #include "hydra/ppo/batch.hpp"
@@ -183,6 +184,7 @@ class Learner {
   torch::Device device_;
   game::MasterSeed master_;
   model::ProcessGroup* group_ = nullptr;  // data-parallel replicas (set_group); null: one process
+  std::unique_ptr<model::GradientBuckets> buckets_;  // the replicas' gradient sums, during backward
   bool sharded() const { return group_ != nullptr; }  // a group of one rank takes the same path
   model::HydraNet net_{nullptr};
   model::HydraNet anchor_{nullptr};

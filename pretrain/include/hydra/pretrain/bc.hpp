@@ -15,6 +15,8 @@
 #include "hydra/common/config.hpp"
 #include "hydra/common/metrics.hpp"
 #include "hydra/data/dataset.hpp"
+#include "hydra/model/distributed.hpp"
+#include "hydra/model/grad_buckets.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
@@ -44,6 +46,7 @@ struct LossValues {
 };
 
 struct StepStats {
+  std::int64_t samples = 0;  // rows of the step (with ranks, of every rank's batch)
   LossValues loss;
   double grad_norm = 0;  // before clipping
   double accuracy = 0;   // top-1 on the batch
@@ -58,7 +61,14 @@ class BcLearner {
   BcLearner(const config::ModelConfig& model, const config::PretrainConfig& pretrain, const torch::Device& device,
             std::int64_t total_steps, std::uint64_t init_seed);
 
-  // One optimizer step on `batch` at the schedule's learning rate for steps().
+  // Data-parallel replicas (docs/DISTRIBUTED.md): every rank takes rank 0's weights and from
+  // then on each step is one step on the union of the ranks' batches (the gradient of its mean
+  // loss, summed over the ranks during the backward pass), with the loss and accuracy of the
+  // union. Null (the default): one process. Every rank calls step() the same number of times.
+  void set_group(model::ProcessGroup* group);
+
+  // One optimizer step on `batch` at the schedule's learning rate for steps() (with a group, on
+  // every rank's batch: each needs at least one row).
   StepStats step(const data::SampleBatch& batch);
 
   model::HydraNet& net() { return net_; }
@@ -75,6 +85,8 @@ class BcLearner {
   std::unique_ptr<torch::optim::AdamW> optimizer_;
   model::WarmupCosine schedule_;
   std::int64_t steps_ = 0;
+  model::ProcessGroup* group_ = nullptr;
+  std::unique_ptr<model::GradientBuckets> buckets_;
 };
 
 struct Validation {

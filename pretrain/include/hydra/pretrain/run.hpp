@@ -16,12 +16,16 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/config.hpp"
+#include "hydra/model/distributed.hpp"
 
 namespace hydra::pretrain {
 
 struct RunOptions {
   std::optional<std::int64_t> max_steps;  // overrides train.max_updates
   bool resume = false;                    // continue from RUN_DIR/checkpoints
+  // This process's place among data-parallel ranks (docs/DISTRIBUTED.md), as torchrun or
+  // `--nproc` set it; the default is one process. Behaviour cloning only (not GRP).
+  model::DistEnv ranks;
 };
 
 struct RunSummary {
@@ -31,7 +35,10 @@ struct RunSummary {
   nlohmann::ordered_json report;     // what report.json holds
 };
 
-// Behaviour cloning (bc.hpp) from cfg.pretrain.data.
+// Behaviour cloning (bc.hpp) from cfg.pretrain.data. As one of several ranks: the training files
+// are sharded by file (each file once per pass, between the ranks), pretrain.batch is the batch
+// of the union (each rank takes its share), every rank validates on the whole held-out split,
+// and rank 0 writes the run directory.
 RunSummary run_pretrain(config::Config cfg, const RunOptions& options);
 
 // The GRP model (grp.hpp in model/) from cfg.pretrain.data; a checkpoint of kind "grp".

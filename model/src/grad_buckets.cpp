@@ -123,6 +123,14 @@ struct GradientBuckets::Impl {
   }
 };
 
+void broadcast_module(ProcessGroup& group, torch::nn::Module& module, int root) {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> state;
+  for (const auto& p : module.parameters()) state.push_back(p);
+  for (const auto& b : module.buffers()) state.push_back(b);
+  group.broadcast(state, root);
+}
+
 GradientBuckets::GradientBuckets(ProcessGroup& group, std::vector<at::Tensor> params, std::size_t bucket_bytes)
     : impl_(std::make_unique<Impl>()) {
   impl_->group = &group;

@@ -258,11 +258,7 @@ void Learner::set_group(model::ProcessGroup* group) {
     if (seed != std::to_string(master_.value))
       throw Error("data-parallel training: the ranks have different master seeds (" + seed + " and " +
                   std::to_string(master_.value) + "): give every rank the same run.seed");
-  torch::NoGradGuard no_grad;
-  std::vector<torch::Tensor> state;
-  for (const auto& p : net_->parameters()) state.push_back(p);
-  for (const auto& b : net_->buffers()) state.push_back(b);
-  group_->broadcast(state, 0);
+  model::broadcast_module(*group_, *net_);
   buckets_ = std::make_unique<model::GradientBuckets>(*group_, net_->parameters());
 }
 

@@ -76,11 +76,7 @@ void BcLearner::set_group(model::ProcessGroup* group) {
   group_ = group;
   buckets_.reset();
   if (group_ == nullptr) return;
-  torch::NoGradGuard no_grad;
-  std::vector<torch::Tensor> state;
-  for (const auto& p : net_->parameters()) state.push_back(p);
-  for (const auto& b : net_->buffers()) state.push_back(b);
-  group_->broadcast(state, 0);
+  model::broadcast_module(*group_, *net_);
   buckets_ = std::make_unique<model::GradientBuckets>(*group_, net_->parameters());
 }
 

@@ -8,11 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <exception>
-#include <functional>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <torch/torch.h>
@@ -20,6 +17,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/model/distributed.hpp"
 #include "hydra/model/grad_buckets.hpp"
+#include "ranks.hpp"
 
 namespace hydra::model {
 namespace {
@@ -75,28 +73,7 @@ TEST(DistEnv, NoVariablesIsOneProcessAndEachBadVariableIsNamed) {
             std::string::npos);
 }
 
-// Runs body(rank, group) on `world` threads, one group each; rethrows the first failure.
-void on_ranks(int world, std::chrono::milliseconds timeout, const std::function<void(int, ProcessGroup&)>& body) {
-  const int port = free_local_port();
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(world));
-  std::vector<std::thread> threads;
-  for (int r = 0; r < world; ++r)
-    threads.emplace_back([&, r] {
-      try {
-        DistEnv env;
-        env.rank = r;
-        env.world_size = world;
-        env.master_port = port;
-        ProcessGroup group(env, "gloo", timeout);
-        body(r, group);
-      } catch (...) {
-        errors[static_cast<std::size_t>(r)] = std::current_exception();
-      }
-    });
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-}
+using testing::on_ranks;
 
 #define REQUIRE_GLOO() \
   if (!gloo_available()) GTEST_SKIP() << "built without Gloo's headers (libgloo-dev): no multi-process groups"

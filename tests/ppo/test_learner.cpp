@@ -9,8 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <exception>
-#include <thread>
 #include <filesystem>
 #include <functional>
 #include <random>
@@ -22,6 +20,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/distributed.hpp"
+#include "ranks.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/ppo/batch.hpp"
 #include "hydra/ppo/learner.hpp"
@@ -592,34 +591,18 @@ TEST(DataParallel, TwoRanksUpdateAsOneLearnerOnTheConcatenatedRollouts) {
 
   std::vector<std::vector<std::vector<torch::Tensor>>> ranks(2);
   std::vector<std::vector<UpdateStats>> rank_stats(2);
-  std::vector<std::exception_ptr> failed(2);
-  hydra::model::DistEnv env;
-  env.world_size = 2;
-  env.master_port = hydra::model::free_local_port();
-  std::vector<std::thread> threads;
-  for (int r = 0; r < 2; ++r)
-    threads.emplace_back([&, r] {
-      try {
-        hydra::model::DistEnv mine = env;
-        mine.rank = r;
-        hydra::model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
-        Learner replica(learner_config(cfg), torch::kCPU, MasterSeed{5});
-        if (r == 1) {  // other weights on rank 1: set_group gives it rank 0's
-          torch::NoGradGuard no_grad;
-          for (auto& p : replica.net().parameters()) p.add_(0.01);
-        }
-        replica.set_group(&group);
-        for (int u = 0; u < kUpdates; ++u) {
-          rank_stats[ix(r)].push_back(replica.update(r == 0 ? part0 : part1));
-          ranks[ix(r)].push_back(weights_of(replica));
-        }
-      } catch (...) {
-        failed[ix(r)] = std::current_exception();
-      }
-    });
-  for (auto& t : threads) t.join();
-  for (const auto& e : failed)
-    if (e) std::rethrow_exception(e);
+  hydra::testing::on_ranks(2, std::chrono::seconds(60), [&](int r, hydra::model::ProcessGroup& group) {
+    Learner replica(learner_config(cfg), torch::kCPU, MasterSeed{5});
+    if (r == 1) {  // other weights on rank 1: set_group gives it rank 0's
+      torch::NoGradGuard no_grad;
+      for (auto& p : replica.net().parameters()) p.add_(0.01);
+    }
+    replica.set_group(&group);
+    for (int u = 0; u < kUpdates; ++u) {
+      rank_stats[ix(r)].push_back(replica.update(r == 0 ? part0 : part1));
+      ranks[ix(r)].push_back(weights_of(replica));
+    }
+  });
 
   // One update of two ranks is one update of one learner on the concatenation.
   EXPECT_LT(relative_gap(ranks[0][0], single[0]), 1e-6);
@@ -642,21 +625,14 @@ TEST(DataParallel, TwoRanksUpdateAsOneLearnerOnTheConcatenatedRollouts) {
   EXPECT_LT(relative_gap(ranks[0][kUpdates - 1], single[kUpdates - 1]), 1e-4);
   // Ranks with different master seeds would shuffle differently: refused.
   std::vector<std::string> errors(2);
-  env.master_port = hydra::model::free_local_port();
-  threads.clear();
-  for (int r = 0; r < 2; ++r)
-    threads.emplace_back([&, r] {
-      hydra::model::DistEnv mine = env;
-      mine.rank = r;
-      hydra::model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
-      Learner replica(learner_config(cfg), torch::kCPU, MasterSeed{5u + static_cast<unsigned>(r)});
-      try {
-        replica.set_group(&group);
-      } catch (const hydra::Error& e) {
-        errors[ix(r)] = e.what();
-      }
-    });
-  for (auto& t : threads) t.join();
+  hydra::testing::on_ranks(2, std::chrono::seconds(60), [&](int r, hydra::model::ProcessGroup& group) {
+    Learner replica(learner_config(cfg), torch::kCPU, MasterSeed{5u + static_cast<unsigned>(r)});
+    try {
+      replica.set_group(&group);
+    } catch (const hydra::Error& e) {
+      errors[ix(r)] = e.what();
+    }
+  });
   for (const auto& e : errors) EXPECT_NE(e.find("different master seeds"), std::string::npos) << e;
   std::printf("data-parallel vs one learner: relative gap %.3g after 1 update, %.3g after %d\n",
               relative_gap(ranks[0][0], single[0]), relative_gap(ranks[0][kUpdates - 1], single[kUpdates - 1]),

@@ -5,8 +5,6 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <exception>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -15,6 +13,7 @@
 
 #include "hydra/encoder/layout.hpp"
 #include "hydra/model/distributed.hpp"
+#include "ranks.hpp"
 #include "hydra/pretrain/bc.hpp"
 #include "hydra/common/index.hpp"
 
@@ -149,30 +148,14 @@ TEST(Bc, TwoRanksStepAsOneLearnerOnTheUnionOfTheirBatches) {
 
   std::array<std::vector<std::vector<torch::Tensor>>, 2> ranks;
   std::array<std::vector<StepStats>, 2> rank_stats;
-  std::array<std::exception_ptr, 2> failed;
-  model::DistEnv env;
-  env.world_size = 2;
-  env.master_port = model::free_local_port();
-  std::vector<std::thread> threads;
-  for (int r = 0; r < 2; ++r)
-    threads.emplace_back([&, r] {
-      try {
-        model::DistEnv mine = env;
-        mine.rank = r;
-        model::ProcessGroup group(mine, "gloo", std::chrono::seconds(60));
-        BcLearner replica(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 40, r == 0 ? 3 : 4);  // rank 1 other weights
-        replica.set_group(&group);
-        for (int k = 0; k < kSteps; ++k) {
-          rank_stats[ix(r)].push_back(replica.step(part[ix(r)]));
-          ranks[ix(r)].push_back(weights_of(replica));
-        }
-      } catch (...) {
-        failed[ix(r)] = std::current_exception();
-      }
-    });
-  for (auto& t : threads) t.join();
-  for (const auto& e : failed)
-    if (e) std::rethrow_exception(e);
+  testing::on_ranks(2, std::chrono::seconds(60), [&](int r, model::ProcessGroup& group) {
+    BcLearner replica(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 40, r == 0 ? 3 : 4);  // rank 1 other weights
+    replica.set_group(&group);
+    for (int k = 0; k < kSteps; ++k) {
+      rank_stats[ix(r)].push_back(replica.step(part[ix(r)]));
+      ranks[ix(r)].push_back(weights_of(replica));
+    }
+  });
 
   const double first = relative_gap(ranks[0][0], single[0]), last = relative_gap(ranks[0][kSteps - 1], single[kSteps - 1]);
   std::printf("bc ranks: relative gap to one learner %.2e after 1 step, %.2e after %d\n", first, last, kSteps);

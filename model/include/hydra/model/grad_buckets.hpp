@@ -29,7 +29,15 @@
 
 #include "hydra/model/distributed.hpp"
 
+namespace torch::nn {
+class Module;
+}
+
 namespace hydra::model {
+
+// Replicas start equal: `root`'s parameters and buffers into every rank's `module` (the same
+// architecture everywhere).
+void broadcast_module(ProcessGroup& group, torch::nn::Module& module, int root = 0);
 
 class GradientBuckets {
  public:

@@ -251,5 +251,4 @@ ProcessGroup::Pending::Pending() = default;
 ProcessGroup::Pending::Pending(Pending&&) noexcept = default;
 ProcessGroup::Pending& ProcessGroup::Pending::operator=(Pending&&) noexcept = default;
 
-
 }  // namespace hydra::model

@@ -14,9 +14,7 @@ namespace {
 struct Bucket {
   std::vector<std::size_t> params;  // indices into Impl::params, in arrival order
   at::Tensor flat;                  // their gradients, end to end
-  std::size_t expected = 0;         // trainable parameters in it (all of them: a layout is per trainable set)
-  std::size_t arrived = 0;
-  bool started = false;
+  std::size_t arrived = 0;           // of its parameters (all trainable: a layout is per trainable set)
   ProcessGroup::Pending sum;
 };
 
@@ -51,8 +49,7 @@ struct GradientBuckets::Impl {
   void start_ready_buckets() {
     while (layout->next < layout->buckets.size()) {
       Bucket& b = layout->buckets[layout->next];
-      if (b.arrived < b.expected) return;
-      b.started = true;
+      if (b.arrived < b.params.size()) return;
       b.sum = group->all_reduce_sum_async(b.flat);
       ++layout->next;
     }
@@ -112,7 +109,6 @@ struct GradientBuckets::Impl {
       for (const std::size_t j : b.params) n += params[j].numel();
       const at::Tensor& first = params[b.params.front()];
       b.flat = torch::empty({n}, first.options().requires_grad(false));
-      b.expected = b.params.size();
     }
     return out;
   }
@@ -151,10 +147,7 @@ void GradientBuckets::arm() {
   m.arrived.assign(m.params.size(), false);
   if (m.layout != nullptr) {
     m.layout->next = 0;
-    for (Bucket& b : m.layout->buckets) {
-      b.arrived = 0;
-      b.started = false;
-    }
+    for (Bucket& b : m.layout->buckets) b.arrived = 0;
   }
   for (std::size_t i = 0; i < m.params.size(); ++i) {
     if (!m.trainable[i]) continue;
@@ -186,7 +179,7 @@ void GradientBuckets::finish() {
     const std::lock_guard lock(m.mu);
     // Parameters without a gradient this pass count as zero; their buckets start now, in order.
     for (Bucket& b : l.buckets) {
-      if (b.arrived == b.expected) continue;
+      if (b.arrived == b.params.size()) continue;
       for (const std::size_t i : b.params)
         if (!m.arrived[i]) {
           const Slot& s = l.slots.at(i);

@@ -1,5 +1,6 @@
 #include "hydra/model/distributed.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -208,16 +209,15 @@ std::vector<at::Tensor> ProcessGroup::all_gather(const at::Tensor& tensor) {
 }
 
 std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& bytes) {
-  const auto lengths = all_gather(torch::tensor({static_cast<std::int64_t>(bytes.size())}, torch::kInt64));
-  std::int64_t longest = 0;
-  for (const auto& l : lengths) longest = std::max(longest, l.item<std::int64_t>());
+  const auto lengths = all_gather_int(static_cast<std::int64_t>(bytes.size()));
+  const std::int64_t longest = *std::max_element(lengths.begin(), lengths.end());
   auto mine = torch::zeros({std::max<std::int64_t>(longest, 1)}, torch::kUInt8);
   std::copy(bytes.begin(), bytes.end(), mine.data_ptr<std::uint8_t>());
   const auto all = all_gather(mine);
   std::vector<std::string> out;
   for (int r = 0; r < size_; ++r) {
     const auto* p = all[ix(r)].data_ptr<std::uint8_t>();
-    out.emplace_back(p, p + lengths[ix(r)].item<std::int64_t>());
+    out.emplace_back(p, p + lengths[ix(r)]);
   }
   return out;
 }
@@ -246,6 +246,12 @@ std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& b) { 
 void ProcessGroup::barrier() {}
 
 #endif
+
+std::vector<std::int64_t> ProcessGroup::all_gather_int(std::int64_t value) {
+  std::vector<std::int64_t> out;
+  for (const auto& t : all_gather(torch::tensor({value}, torch::kInt64))) out.push_back(t.item<std::int64_t>());
+  return out;
+}
 
 ProcessGroup::Pending::Pending() = default;
 ProcessGroup::Pending::Pending(Pending&&) noexcept = default;

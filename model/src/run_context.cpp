@@ -7,6 +7,7 @@
 #include <ATen/Parallel.h>
 
 #include "hydra/common/atomic_file.hpp"
+#include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/model/runtime.hpp"
 
@@ -43,6 +44,23 @@ RunContext::RunContext(int threads, const std::string& device, const DistEnv& en
 }
 
 RunContext::~RunContext() = default;
+
+void RunContext::agree_on_config(config::Config& cfg, std::string_view command, std::string_view alike) const {
+  if (!group_) return;
+  cfg.run.seed = static_cast<std::uint64_t>(group_->all_gather_int(static_cast<std::int64_t>(cfg.run.seed.value_or(0)))[0]);
+  const auto configs = group_->all_gather_bytes(config::to_json(cfg).dump());
+  for (std::size_t r = 1; r < configs.size(); ++r)
+    if (configs[r] != configs[0])
+      throw Error(std::string(command) + ": rank " + std::to_string(r) + " was started with another config than rank 0 (" +
+                  "every rank needs the same " + std::string(alike) + ")");
+}
+
+std::string RunContext::agree_on_stop(const std::string& mine) const {
+  if (!group_) return mine;
+  for (const std::string& reason : group_->all_gather_bytes(mine))
+    if (!reason.empty()) return reason;
+  return {};
+}
 
 void RunContext::own_run_dir(const std::filesystem::path& root) const {
   std::error_code ec;

@@ -254,10 +254,11 @@ void Learner::set_group(model::ProcessGroup* group) {
   if (has_critic() || cfg_.ppo.advantage == "paired" || cfg_.ppo.noise_batch > 0)
     throw Error("data-parallel training does not support ppo.critic, ppo.advantage = paired or ppo.noise_batch yet");
   // The data order of every update is drawn from the master seed: the replicas must share it.
-  for (const std::string& seed : group_->all_gather_bytes(std::to_string(master_.value)))
-    if (seed != std::to_string(master_.value))
-      throw Error("data-parallel training: the ranks have different master seeds (" + seed + " and " +
-                  std::to_string(master_.value) + "): give every rank the same run.seed");
+  for (const std::int64_t seed : group_->all_gather_int(static_cast<std::int64_t>(master_.value)))
+    if (static_cast<std::uint64_t>(seed) != master_.value)
+      throw Error("data-parallel training: the ranks have different master seeds (" +
+                  std::to_string(static_cast<std::uint64_t>(seed)) + " and " + std::to_string(master_.value) +
+                  "): give every rank the same run.seed");
   model::broadcast_module(*group_, *net_);
   buckets_ = std::make_unique<model::GradientBuckets>(*group_, net_->parameters());
 }

@@ -80,20 +80,6 @@ Collected combine(model::ProcessGroup* group, const Collected& mine) {
   return all;
 }
 
-// The ranks of one run train one config: rank 0's master seed (given or drawn) becomes every
-// rank's; any other difference is an error that names the rank.
-void agree_on_run(model::ProcessGroup& group, PreparedRun& run) {
-  const auto seeds = group.all_gather_bytes(std::to_string(run.seed));
-  run.seed = std::stoull(seeds[0]);
-  run.seed_drawn = run.seed_drawn && group.rank() == 0;
-  run.config.run.seed = run.seed;
-  const auto configs = group.all_gather_bytes(config::to_json(run.config).dump());
-  for (std::size_t r = 1; r < configs.size(); ++r)
-    if (configs[r] != configs[0])
-      throw Error("train: rank " + std::to_string(r) + " was started with another config than rank 0 (" +
-                  "every rank needs the same --config, --set and --run-dir)");
-}
-
 bool any_checkpoint(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return false;
@@ -219,10 +205,8 @@ fs::path Trainer::Impl::save_checkpoint(std::int64_t step) {
   // rank's, so a resumed rank (in a world of any size) never replays a wall of its stream.
   nlohmann::ordered_json actor_state = actors->state();
   if (group() != nullptr) {
-    std::int64_t next = 0;
-    for (const std::string& b : group()->all_gather_bytes(std::to_string(actors->next_game())))
-      next = std::max<std::int64_t>(next, std::stoll(b));
-    actor_state["next_game"] = next;
+    const auto next = group()->all_gather_int(actors->next_game());
+    actor_state["next_game"] = *std::max_element(next.begin(), next.end());
   }
   bool is_best = false;
   if (window_rank_n > 0) {
@@ -270,7 +254,12 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   if (!m.writes()) log::set_level("error");
   const fs::path dir = m.opt.run_dir.empty() ? fs::path(config.run.dir) : m.opt.run_dir;
   m.run = prepare_run(std::move(config), dir, m.opt.resume, any_checkpoint(dir / "checkpoints"), m.writes());
-  if (m.group() != nullptr) agree_on_run(*m.group(), m.run);
+  if (m.group() != nullptr) {  // rank 0's master seed (given or drawn) becomes every rank's
+    m.run.config.run.seed = m.run.seed;
+    m.context->agree_on_config(m.run.config, "train", "--config, --set and --run-dir");
+    m.run.seed = *m.run.config.run.seed;
+    m.run.seed_drawn = m.run.seed_drawn && m.writes();
+  }
   if (m.opt.log_file && m.writes()) log::add_file(m.run.paths.log());
   const config::Config& cfg = m.run.config;
 
@@ -354,7 +343,7 @@ TrainResult Trainer::run() {
       const std::int64_t last = m.opt.stop_at > 0 ? std::min(max_updates, m.opt.stop_at) : max_updates;
       double eta = per_update * static_cast<double>(last - step);
       if (cfg.train.max_minutes > 0) eta = std::min(eta, std::max(0.0, cfg.train.max_minutes * 60.0 - elapsed));
-      if (m.opt.progress) log::info("{}", progress_line(step, max_updates, scalars, eta));
+      if (m.opt.progress) log::info("{}", progress_line(step, last, scalars, eta));
     }
 
     std::string reason;
@@ -362,14 +351,7 @@ TrainResult Trainer::run() {
     else if (at_stop()) reason = "stop_at";
     else if (m.opt.stop != nullptr && m.opt.stop->requested()) reason = "signal";
     else if (cfg.train.max_minutes > 0 && elapsed >= cfg.train.max_minutes * 60.0) reason = "max_minutes";
-    // The ranks stop together: at the first rank's reason, in rank order (a signal reaches one
-    // rank, each rank times its own session).
-    if (m.group() != nullptr)
-      for (const std::string& r : m.group()->all_gather_bytes(reason))
-        if (!r.empty()) {
-          reason = r;
-          break;
-        }
+    reason = m.context->agree_on_stop(reason);  // the ranks stop together
     if (step % cfg.train.checkpoint_every == 0 || !reason.empty()) result.last_checkpoint = m.save_checkpoint(step);
     if (!reason.empty()) {
       result.stop_reason = reason;

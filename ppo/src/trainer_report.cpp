@@ -102,9 +102,9 @@ std::string human_duration(double seconds) {
   return buf;
 }
 
-std::string progress_line(std::int64_t step, std::int64_t max_updates, const metrics::Scalars& s, double eta_seconds) {
-  std::string line = "update " + std::to_string(step) + "/" + std::to_string(max_updates) + " (" +
-                     fixed(100.0 * ratio(static_cast<double>(step), static_cast<double>(max_updates)), 1) + "%)";
+std::string progress_line(std::int64_t step, std::int64_t last, const metrics::Scalars& s, double eta_seconds) {
+  std::string line = "update " + std::to_string(step) + "/" + std::to_string(last) + " (" +
+                     fixed(100.0 * ratio(static_cast<double>(step), static_cast<double>(last)), 1) + "%)";
   line += " | " + fixed(scalar_or(s, "perf/games_per_s", 0), 2) + " games/s " +
           fixed(scalar_or(s, "perf/decisions_per_s", 0), 0) + " dec/s " +
           fixed(scalar_or(s, "perf/samples_per_s", 0), 0) + " samples/s";

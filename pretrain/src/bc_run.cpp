@@ -43,6 +43,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What every rank of a run must be given alike.
+constexpr std::string_view kSameFlags = "--config, --set, --data and --run-dir";
+
 // Greedy agreement replays whole games on the CPU: a sample of the held-out files is enough.
 constexpr std::size_t kGreedyFiles = 500;
 
@@ -104,7 +107,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   const bool seed_given = cfg.run.seed.has_value();
   if (!seed_given && !options.resume) seed = detail::resolve_seed(cfg, "pretrain");
   if (group != nullptr && !options.resume) {
-    detail::agree_on_run(*group, cfg, "pretrain");
+    context.agree_on_config(cfg, "pretrain", kSameFlags);
     seed = game::MasterSeed{*cfg.run.seed};
   }
   BcLearner learner(cfg.model, cfg.pretrain, device, total, game::u64(game::stream_key(seed, game::labels::network_init).bytes()));
@@ -117,7 +120,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     seed = game::MasterSeed{resumed->extra.value("master_seed", std::uint64_t{0})};
     cfg.run.seed = seed.value;
     learner.set_steps(resumed->step);
-    if (group != nullptr) detail::agree_on_run(*group, cfg, "pretrain");
+    context.agree_on_config(cfg, "pretrain", kSameFlags);
     log::info("pretrain: resuming from {} at step {} (written by {} rank(s), now {})", from.string(), resumed->step,
               resumed->extra.value("world_size", 1), world);
   }
@@ -153,9 +156,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   data::Dataset train(train_options);
   std::vector<std::int64_t> files_per_rank{static_cast<std::int64_t>(train.epoch_files(0).size())};
   if (group != nullptr) {
-    files_per_rank.clear();
-    for (const std::string& n : group->all_gather_bytes(std::to_string(train.epoch_files(0).size())))
-      files_per_rank.push_back(std::stoll(n));
+    files_per_rank = group->all_gather_int(static_cast<std::int64_t>(train.epoch_files(0).size()));
     for (std::size_t r = 0; r < files_per_rank.size(); ++r)
       if (files_per_rank[r] == 0)
         throw Error("pretrain: " + std::to_string(train.files().size()) + " training file(s) for " + std::to_string(world) +
@@ -224,11 +225,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     d.config = stored_config;
     d.metrics = last_val;
     d.scheduler = learner.schedule().to_json();
-    std::vector<std::int64_t> per_rank{rank_samples};
-    if (group != nullptr) {
-      per_rank.clear();
-      for (const std::string& n : group->all_gather_bytes(std::to_string(rank_samples))) per_rank.push_back(std::stoll(n));
-    }
+    const std::vector<std::int64_t> per_rank = group != nullptr ? group->all_gather_int(rank_samples) : std::vector{rank_samples};
     d.extra = {{"master_seed", seed.value},
                {"samples", samples_seen},
                {"world_size", world},
@@ -271,11 +268,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     std::string reason = stop.requested()                                            ? "signal"
                          : cfg.train.max_minutes > 0 && minutes >= cfg.train.max_minutes ? "minutes"
                                                                                           : "";
-    // The ranks stop together, at the first rank's reason (a signal reaches one rank, each times
-    // its own session).
-    if (group != nullptr)
-      for (const std::string& r : group->all_gather_bytes(reason))
-        if (reason.empty() && !r.empty()) reason = r;
+    reason = context.agree_on_stop(reason);  // the ranks stop together
     if (reason == "signal") {
       log::warn("pretrain: a signal was received{}: saving and stopping",
                 stop.requested() ? fmt::format(" ({})", stop.signal()) : std::string(" by another rank"));

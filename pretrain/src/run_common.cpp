@@ -33,17 +33,6 @@ void open_run_dir(const config::Config& cfg, std::string_view log_name, bool res
   log::add_file(dir / std::string(log_name));
 }
 
-void agree_on_run(model::ProcessGroup& group, config::Config& cfg, std::string_view what) {
-  const auto seeds = group.all_gather_bytes(std::to_string(cfg.run.seed.value_or(0)));
-  cfg.run.seed = std::stoull(seeds[0]);
-  const std::string mine = config::to_json(cfg).dump();
-  const auto configs = group.all_gather_bytes(mine);
-  for (std::size_t r = 0; r < configs.size(); ++r)
-    if (configs[r] != configs[0])
-      throw Error(std::string(what) + ": rank " + std::to_string(r) + " was started with another config than rank 0 (" +
-                  "every rank needs the same --config, --set, --data and --run-dir)");
-}
-
 void check_same_model(const nlohmann::ordered_json& stored, const config::Config& cfg, const fs::path& where) {
   const auto now = config::to_json(cfg)["model"];
   if (!stored.contains("model") || stored["model"] != now)

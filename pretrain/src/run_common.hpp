@@ -13,7 +13,6 @@
 #include "hydra/common/config.hpp"
 #include "hydra/data/dataset.hpp"
 #include "hydra/game/seed.hpp"
-#include "hydra/model/distributed.hpp"
 
 namespace hydra::pretrain::detail {
 
@@ -25,10 +24,6 @@ game::MasterSeed resolve_seed(config::Config& cfg, std::string_view what);
 // `writes` (rank 0 of ranks), writes config.json into the run directory
 // (model::RunContext::own_run_dir made it) and adds `log_name` in it to the log sinks.
 void open_run_dir(const config::Config& cfg, std::string_view log_name, bool resume, bool writes = true);
-
-// The ranks of one run train one config: rank 0's run.seed becomes every rank's; any other
-// difference is an error that names the rank.
-void agree_on_run(model::ProcessGroup& group, config::Config& cfg, std::string_view what);
 
 // Errors if a checkpoint's stored model config differs from the run's.
 void check_same_model(const nlohmann::ordered_json& stored, const config::Config& cfg, const std::filesystem::path& where);

@@ -17,6 +17,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/model/distributed.hpp"
 #include "hydra/model/grad_buckets.hpp"
+#include "hydra/model/run_context.hpp"
 #include "ranks.hpp"
 
 namespace hydra::model {
@@ -110,6 +111,9 @@ TEST(ProcessGroup, EveryCollectiveBetweenTwoRanks) {
     EXPECT_TRUE(torch::equal(all[1], torch::ones({2}, torch::kInt64)));
     const auto bytes = group.all_gather_bytes(rank == 0 ? std::string("rank zero") : std::string("1"));
     EXPECT_EQ(bytes, (std::vector<std::string>{"rank zero", "1"}));
+    // Numbers, all 64 bits of them (a master seed above 2^63 travels as its bit pattern).
+    const std::int64_t big = static_cast<std::int64_t>(std::uint64_t{0xfedcba9876543210});
+    EXPECT_EQ(group.all_gather_int(rank == 0 ? big : 5), (std::vector<std::int64_t>{big, 5}));
     // Two sums in flight at once, waited for in the order they started.
     auto x = torch::full({3}, r + 1, torch::kFloat);
     auto y = torch::full({2}, 10 * (r + 1), torch::kDouble);
@@ -121,6 +125,34 @@ TEST(ProcessGroup, EveryCollectiveBetweenTwoRanks) {
     EXPECT_TRUE(torch::equal(x, torch::full({3}, 3.0, torch::kFloat)));
     EXPECT_TRUE(torch::equal(y, torch::full({2}, 30.0, torch::kDouble)));
     group.barrier();
+  });
+}
+
+// The ranks of a run agree on one config (rank 0's seed, every other difference an error naming
+// the rank) and stop at one step for the first reason in rank order.
+TEST(RunContext, RanksAgreeOnRankZerosSeedAndStopForTheFirstReason) {
+  REQUIRE_GLOO();
+  testing::on_rank_envs(2, [](const DistEnv& env) {
+    const RunContext context(1, "cpu", env, {"gloo", 60});
+    const int rank = env.rank;
+    config::Config cfg;
+    cfg.run.seed = rank == 0 ? 7 : 9;
+    context.agree_on_config(cfg, "train", "--config");
+    EXPECT_EQ(cfg.run.seed, std::optional<std::uint64_t>(7));
+    cfg.run.seed.reset();  // rank 0 without a seed: 0 everywhere
+    context.agree_on_config(cfg, "train", "--config");
+    EXPECT_EQ(cfg.run.seed, std::optional<std::uint64_t>(0));
+    cfg.ppo.lr = rank == 1 ? 1e-3 : cfg.ppo.lr;
+    try {
+      context.agree_on_config(cfg, "pretrain", "--config and --data");
+      ADD_FAILURE() << "rank " << rank << ": a differing config was agreed";
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(),
+                   "pretrain: rank 1 was started with another config than rank 0 (every rank needs the same --config and --data)");
+    }
+    EXPECT_EQ(context.agree_on_stop(rank == 1 ? "signal" : ""), "signal");
+    EXPECT_EQ(context.agree_on_stop(rank == 1 ? "signal" : "max_minutes"), "max_minutes");
+    EXPECT_EQ(context.agree_on_stop(""), "");
   });
 }
 

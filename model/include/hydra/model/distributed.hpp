@@ -99,6 +99,8 @@ class ProcessGroup {
   std::vector<at::Tensor> all_gather(const at::Tensor& tensor);
   // Every rank's bytes (any length), in rank order: for small records such as statistics.
   std::vector<std::string> all_gather_bytes(const std::string& bytes);
+  // Every rank's number, in rank order (counts, seeds as their 64 bits).
+  std::vector<std::int64_t> all_gather_int(std::int64_t value);
   void barrier();
 
  private:

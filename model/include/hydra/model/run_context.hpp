@@ -14,9 +14,11 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <c10/core/Device.h>
 
+#include "hydra/common/config.hpp"
 #include "hydra/common/thread_limit.hpp"
 #include "hydra/model/distributed.hpp"
 
@@ -50,6 +52,16 @@ class RunContext {
   ProcessGroup* group() const { return group_.get(); }
   // Whether this rank writes the run's files and logs (rank 0).
   bool writes() const { return env_.rank == 0; }
+
+  // The ranks of one run train one config: rank 0's run.seed (0 where it has none) becomes every
+  // rank's, written into `cfg`; any other difference of the effective config is a hydra::Error
+  // naming `command` and the first rank that differs, and saying which flags (`alike`) every rank
+  // must be given alike. A world of one changes nothing.
+  void agree_on_config(config::Config& cfg, std::string_view command, std::string_view alike) const;
+  // Why the ranks stop at this step: the first reason in rank order that is not empty (a signal
+  // reaches one rank, each rank times its own session), so every rank stops at the same step for
+  // the same reason. Empty: go on. A world of one: `mine`.
+  std::string agree_on_stop(const std::string& mine) const;
 
   // Creates RUN_DIR/checkpoints and removes what a session killed mid-write left: temporary
   // files in RUN_DIR and RUN_DIR/checkpoints, checkpoint sidecars without their checkpoint

@@ -26,8 +26,9 @@ metrics::Scalars actor_scalars(const selfplay::ActorStats& stats, double collect
 double scalar_or(const metrics::Scalars& scalars, const std::string& tag, double fallback);
 
 // "update 12/200 (6.0%) | 3.1 games/s 2140 dec/s 820 samples/s | pi -0.012 v 0.341 H 1.204
-//  kl 0.0041 | rank vs baseline 2.31 pool 2.45 | ETA 5m10s"
-std::string progress_line(std::int64_t step, std::int64_t max_updates, const metrics::Scalars& scalars,
+//  kl 0.0041 | rank vs baseline 2.31 pool 2.45 | ETA 5m10s", out of `last` updates (train.max_updates,
+//  or --stop-at where that comes first)
+std::string progress_line(std::int64_t step, std::int64_t last, const metrics::Scalars& scalars,
                           double eta_seconds);
 
 // "45s", "1m48s", "2h03m"; "?" when negative or not finite.

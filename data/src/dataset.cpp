@@ -216,7 +216,7 @@ struct Dataset::Impl {
         rep.bad.push_back(*r.bad);
       } else {
         ++rep.files_read;
-        if (rep.epochs == 0) ++rep.files_per_rules[r.rules];
+        if (rep.passes_read == 0) ++rep.files_per_rules[r.rules];
       }
     }
     return true;
@@ -243,7 +243,7 @@ struct Dataset::Impl {
         ++cur_file;
         cur_row = 0;
       }
-      if (c.ends_epoch) ++rep.epochs;
+      if (c.ends_epoch) ++rep.passes_read;
       if (c.ends_stream) ended = true;
       current.reset();
     }

@@ -297,7 +297,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                           {"grad_norm", s.grad_norm},
                           {"lr", s.lr},
                           {"samples", static_cast<double>(samples_seen)},
-                          {"epochs", static_cast<double>(train.report().epochs)}});
+                          {"passes_read", static_cast<double>(train.report().passes_read)}});
       log::info("pretrain: {} loss {:.4f} policy {:.4f} acc {:.3f} lr {:.2e}", progress.line(step - start_step),
                 s.loss.total, s.loss.policy, s.accuracy, s.lr);
     }
@@ -325,7 +325,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                     {"world_size", world},
                     {"stopped", summary.stopped},
                     {"samples", samples_seen},
-                    {"epochs", rep.epochs},
+                    {"passes_read", rep.passes_read},
                     {"train_files", rep.files_total},
                     {"train_files_per_rank", files_per_rank},
                     {"train_files_per_rules", rep.files_per_rules},
@@ -333,7 +333,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                     {"validation", last_val},
                     {"bad_files", detail::bad_files_json(bad)}};
   if (context.writes()) write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
-  log::info("pretrain: done at step {} ({} samples, {} epochs); report in {}", summary.steps, samples_seen, rep.epochs,
+  log::info("pretrain: done at step {} ({} samples; the reader finished {} pass(es) over the files); report in {}", summary.steps, samples_seen, rep.passes_read,
             (run_dir / "report.json").string());
   return summary;
 }

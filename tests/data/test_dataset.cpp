@@ -107,7 +107,7 @@ TEST(Dataset, SameSeedSameStreamWhateverThreadsAndChunks) {
     o.files_in_flight = setups[k].second;
     Dataset d(o);
     runs[k] = read_n(d, 2500, 256);  // more than one epoch of 3 games
-    EXPECT_GE(d.report().epochs, 1);
+    EXPECT_GE(d.report().passes_read, 1);
   }
   ASSERT_EQ(runs[0].action.size(), 2500U);
   expect_same(runs[0], runs[1]);
@@ -132,7 +132,7 @@ TEST(Dataset, OneEpochIsEverySampleOnceAndTheBufferStaysBounded) {
   Dataset d(o);
   const SampleBatch got = read_n(d, 1U << 30, 100);
   const DatasetReport r = d.report();
-  EXPECT_EQ(r.epochs, 1);
+  EXPECT_EQ(r.passes_read, 1);
   EXPECT_EQ(r.files_total, 4);
   EXPECT_EQ(r.files_read, 4);
   EXPECT_EQ(r.samples, static_cast<std::int64_t>(expected.size()));
@@ -193,7 +193,7 @@ TEST(Dataset, ShardsReadEachFileExactlyOncePerEpoch) {
     Dataset d(o);
     const SampleBatch got = read_n(d, 1U << 30, 64);
     for (std::size_t i = 0; i < got.size(); ++i) together.append(got, i);
-    EXPECT_EQ(d.report().epochs, 1);
+    EXPECT_EQ(d.report().passes_read, 1);
     EXPECT_EQ(d.report().files_total, 5);  // the split's
     files_read += d.report().files_read;
   }
@@ -328,7 +328,7 @@ TEST(Dataset, BadFilesAreReportedOnceWithFileAndLineAndTheStreamGoesOn) {
   const SampleBatch got = read_n(d, 3 * expected.size(), 300);  // three epochs
   const DatasetReport r = d.report();
   EXPECT_EQ(got.size(), 3 * expected.size());
-  EXPECT_GE(r.epochs, 2);
+  EXPECT_GE(r.passes_read, 2);
   EXPECT_EQ(r.files_total, 8);
   std::map<std::string, std::string> bad;
   for (const BadFile& b : r.bad) {

@@ -96,7 +96,7 @@ struct DatasetReport {
   std::int64_t files_total = 0;   // in this split
   std::int64_t files_read = 0;
   std::int64_t samples = 0;       // produced so far
-  std::int64_t epochs = 0;        // passes completed
+  std::int64_t passes_read = 0;   // passes the reader finished (it reads ahead of training by up to the shuffle buffer)
   std::int64_t buffer_peak = 0;   // most samples the shuffle buffer ever held (<= shuffle_buffer)
   std::vector<BadFile> bad;       // each bad file once (not again in later passes)
   std::map<std::string, std::int64_t> files_per_rules;  // first pass: files read, by the rules replayed under

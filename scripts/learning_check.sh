@@ -18,12 +18,15 @@
 # 2.5, and PPO - BC against bot:greedy, paired by seed, with its interval entirely below 0. With `-- --set ppo.noise_batch=256` the
 # verdict also prints the run's gradient noise scale (scripts/noise_scale.py). The full protocol
 # (docs/TRAINING.md) is the defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 1000 seeds.
+# The main job (scripts/run.sh) is the short form: 150 BC steps, configs/finetune_short.json (ten
+# updates) and one duplicate, PPO against its start in argmax play (--evals start).
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
-#                             [--minutes M] [--updates N] [--seeds N] [-- extra hydra train flags]
+#                             [--config FILE] [--minutes M] [--updates N] [--seeds N]
+#                             [--evals all|start] [-- extra hydra train flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/learning_check
-games=4000; bc_steps=900; minutes=120; updates=0; seeds=1000
+games=4000; bc_steps=900; minutes=120; updates=0; seeds=1000; config=configs/finetune.json; evals=all
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
@@ -33,10 +36,13 @@ while [ $# -gt 0 ]; do
     --minutes) minutes=$2; shift 2 ;;
     --updates) updates=$2; shift 2 ;;
     --seeds) seeds=$2; shift 2 ;;
+    --config) config=$2; shift 2 ;;
+    --evals) evals=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "learning_check.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+case "$evals" in all|start) ;; *) echo "learning_check.sh: --evals is all or start, not '$evals'" >&2; exit 2 ;; esac
 hydra=$build_dir/apps/hydra
 [ -x "$hydra" ] || { echo "learning_check.sh: $hydra is missing: build first (scripts/build.sh)" >&2; exit 1; }
 rm -rf "$out"
@@ -61,17 +67,22 @@ grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
 tail -n 2 "$out/grp.log"
 
 stop=(); bound="at most $minutes minutes"
+[ "$minutes" = 0 ] && bound="train.max_updates of $config"
 if [ "$updates" -gt 0 ]; then
   stop=(--stop-at "$updates"); bound="$updates updates"
   [ "$minutes" != 0 ] && bound="$bound (at most $minutes minutes)"
 fi
 say "4/6 PPO from $bc for $bound -> $out/ppo"
-"$hydra" train --config configs/finetune.json --run-dir "$out/ppo" --device cpu \
+"$hydra" train --config "$config" --run-dir "$out/ppo" --device cpu \
   --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "${stop[@]}" "$@" > "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
 
-say "5/6 1v3 duplicate evaluations over $seeds wall seeds, argmax (hydra eval's default) and sampled"
+if [ "$evals" = start ]; then
+  say "5/6 1v3 duplicate over $seeds wall seeds: PPO against its BC start, argmax (hydra eval's default)"
+else
+  say "5/6 1v3 duplicate evaluations over $seeds wall seeds, argmax (hydra eval's default) and sampled"
+fi
 evaluate() {  # NAME CHALLENGER CHAMPION [eval flags]
   local name=$1 challenger=$2 champion=$3; shift 3
   "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$seeds" --seed 20261123 --device cpu \
@@ -84,8 +95,13 @@ lo, hi = r["ci95"]
 print(f"{sys.argv[2]:<26} avg rank {r['value']:.3f}  95% CI [{lo:.3f}, {hi:.3f}]  ({j['games']} games)")
 PY
 }
-for mode in argmax sampled; do
+modes=(argmax sampled); [ "$evals" = start ] && modes=(argmax)
+for mode in "${modes[@]}"; do
   flags=(); [ "$mode" = sampled ] && flags=(--sample)
+  if [ "$evals" = start ]; then
+    evaluate "ppo_vs_bc_$mode" "$ppo" "$bc" "${flags[@]}"
+    continue
+  fi
   evaluate "ppo_vs_bc_$mode" "$ppo" "$bc" "${flags[@]}"
   evaluate "ppo_vs_greedy_$mode" "$ppo" bot:greedy "${flags[@]}"
   evaluate "bc_vs_greedy_$mode" "$bc" bot:greedy "${flags[@]}"
@@ -94,7 +110,7 @@ for mode in argmax sampled; do
   python3 scripts/paired_eval.py "$out/eval_ppo_vs_greedy_$mode.json" "$out/eval_bc_vs_greedy_$mode.json" \
     --label "PPO - BC vs bot:greedy ($mode)"
 done
-evaluate random_vs_greedy bot:random bot:greedy
+[ "$evals" = all ] && evaluate random_vs_greedy bot:random bot:greedy
 
 say "6/6 learning curve -> $out/learning_curve.png"
 python3 scripts/plot_learning.py "$out/ppo/metrics.jsonl" "$out/learning_curve.png" || \
@@ -102,13 +118,21 @@ python3 scripts/plot_learning.py "$out/ppo/metrics.jsonl" "$out/learning_curve.p
 if grep -q '"ppo/grad_noise"' "$out/ppo/metrics.jsonl"; then
   python3 scripts/noise_scale.py "$out/ppo/metrics.jsonl"
 fi
-python3 - "$out" "$(( $(date +%s) - start ))" << 'PY'
+python3 - "$out" "$(( $(date +%s) - start ))" "$evals" << 'PY'
 import json, sys
-out, secs = sys.argv[1], int(sys.argv[2])
+out, secs, evals = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rank = lambda n: json.load(open(f"{out}/eval_{n}.json"))["challenger_stats"]["avg_rank"]
 recs = [json.loads(l) for l in open(f"{out}/ppo/metrics.jsonl") if l.strip()]
 samples = sum(r.get("ppo/samples", 0) for r in recs)
-print(f"PPO: {len(recs)} updates, {int(samples)} learner samples; whole check {secs // 60} min")
+print(f"PPO: {len(recs)} updates, {int(samples)} learner samples; whole check {secs // 60} min {secs % 60} s")
+if evals == "start":
+    r = rank("ppo_vs_bc_argmax")
+    lo, hi = r["ci95"]
+    print(f"PPO vs its BC start, argmax play: average rank {r['value']:.3f} [{lo:.3f}, {hi:.3f}] (2.5 is par; "
+          f"learning shows as the whole interval below 2.5)")
+    print(("LEARNED: PPO is ahead of its start" if hi < 2.5 else "NOT SHOWN: the interval reaches 2.5")
+          + " in argmax play (hydra eval's default)")
+    sys.exit(0)
 print(f"against bot:greedy (2.5 is par): no learning (bot:random) {rank('random_vs_greedy')['value']:.3f}")
 verdict = {}
 for mode in ("argmax", "sampled"):

@@ -1,48 +1,45 @@
 #!/usr/bin/env bash
 # The main job for a new user: sets up what is missing, builds, and runs the shortest pipeline
-# that shows PPO making a player stronger on this CPU (docs/TRAINING.md "Learning check";
-# docs/PPO.md "Two hours at T = 0.5"): 4,000 greedy self-play games -> behaviour cloning on them
-# -> the GRP reward model -> 156 PPO updates from the BC checkpoint (configs/finetune.json, what
-# `hydra train --set ppo.init=...` does; about two hours on 2 cores) -> 1v3 duplicates over 1,000
-# wall seeds in both play modes: PPO against its BC start, and PPO and BC against bot:greedy
-# (a bot that plays mahjong: it goes for the fastest hand), paired by seed, with bot:random
-# against bot:greedy as the no-learning reference. About 2.5 hours in all; it ends by saying what
-# it shows. Every stage is seeded and the PPO stage stops at an update count, not a time, so any
-# machine computes the same run (the numbers of docs/PPO.md), only faster or slower.
-# Shorter runs do not show it: 50 minutes of PPO (70 updates) end level with the start.
-#   scripts/run.sh [--quick] [learning_check.sh options]
-# --quick: the same pipeline at a fifteen-minute budget (1,000 games, 300 BC steps, 5 minutes of
-# PPO, 200 seeds): it shows learning from logs, not a PPO gain.
+# that shows PPO making a player stronger on this CPU, in about fifteen minutes on 2 cores
+# (docs/TRAINING.md "Learning check"): 4,000 greedy self-play games -> 150 steps of behaviour
+# cloning on them (a briefly cloned player) -> the GRP reward model -> ten PPO updates from that
+# checkpoint (configs/finetune_short.json) -> a 1v3 duplicate over 400 wall seeds of PPO against
+# its start, argmax play (how hydra eval, bot and review play). Every stage is seeded and PPO
+# stops at an update count, so any machine computes the same run, only faster or slower. It ends
+# by saying what it shows.
+#   scripts/run.sh [--full] [learning_check.sh options]
+# --full: the two-hour protocol (docs/PPO.md "Two hours at T = 0.5"): a fully cloned player (900
+# BC steps), 156 updates of configs/finetune.json, duplicates over 1,000 seeds in both play modes
+# against the start and against bot:greedy; about 2.5 hours on 2 cores, more on a slower one.
 # Run it again to start over.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-quick=0
-if [ "${1:-}" = --quick ]; then quick=1; shift; fi
+full=0
+if [ "${1:-}" = --full ]; then full=1; shift; fi
 "$HYDRA_ROOT/scripts/setup.sh"
 build_dir=$("$HYDRA_ROOT/scripts/build.sh")
 say "hydra info"
 "$build_dir/apps/hydra" info
-if [ "$quick" = 1 ]; then
-  "$HYDRA_ROOT/scripts/learning_check.sh" --build-dir "$build_dir" --out "$HYDRA_ROOT/runs/quickstart" \
-    --games 1000 --bc-steps 300 --minutes 5 --seeds 200 "$@"
+if [ "$full" = 1 ]; then
+  "$HYDRA_ROOT/scripts/learning_check.sh" --build-dir "$build_dir" --out "$HYDRA_ROOT/runs/full" \
+    --updates 156 --minutes 0 "$@"
   cat << 'TEXT'
 
-What this run shows, plainly: learning from logs. Against bot:greedy, bot:random (no learning)
-places near 4 and the policy cloned from 1,000 greedy games far better (the lines above). Five
-minutes of PPO are mostly its value warm-up, and the fine-tuning gain, if any, is far below what
-200 wall seeds resolve: the verdict on PPO above is expected to be NOT SHOWN at this budget.
-scripts/run.sh without --quick is the run that shows PPO's gain (about 2.5 hours here).
+What this run shows, plainly: whether PPO made a fully cloned player stronger. Measured on the
+2-core development machine with these seeds (docs/PPO.md): PPO against its BC start 2.450
+[2.420, 2.480] over 1,000 wall seeds (2.5 is par), and against the fixed bot:greedy PPO places
+0.068 [0.032, 0.104] better than BC on the same walls, in argmax play (how hydra eval, bot and
+review play by default). The verdict above says whether this run reproduced it.
 TEXT
   exit 0
 fi
 "$HYDRA_ROOT/scripts/learning_check.sh" --build-dir "$build_dir" --out "$HYDRA_ROOT/runs/main" \
-  --updates 156 --minutes 0 "$@"
+  --bc-steps 150 --config configs/finetune_short.json --minutes 0 --seeds 400 --evals start "$@"
 cat << 'TEXT'
 
-What this run shows, plainly: PPO made the cloned player stronger, in argmax play (how hydra eval,
-bot and review play by default). Measured on the 2-core development machine with these seeds
-(docs/PPO.md): PPO against its BC start 2.450 [2.420, 2.480] over 1,000 wall seeds (2.5 is par),
-and against the fixed bot:greedy PPO places 0.068 [0.032, 0.104] better than BC on the same walls.
-The verdict above says whether this run reproduced it. In sampled play (--sample) the two are
-level: the gain is in the best action, which the argmax plays.
+What this run shows, plainly: ten PPO updates (about 160,000 of its decisions) made a briefly
+cloned player (150 behaviour-cloning steps on the greedy bot's games) stronger than it was, in
+the duplicate above: the same 400 walls, PPO in one seat against three copies of its start,
+argmax play. It does not show PPO improving a fully cloned player: that takes about two hours
+here (scripts/run.sh --full, docs/PPO.md "Two hours at T = 0.5").
 TEXT

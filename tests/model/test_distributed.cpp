@@ -133,7 +133,7 @@ TEST(ProcessGroup, EveryCollectiveBetweenTwoRanks) {
 TEST(RunContext, RanksAgreeOnRankZerosSeedAndStopForTheFirstReason) {
   REQUIRE_GLOO();
   testing::on_rank_envs(2, [](const DistEnv& env) {
-    const RunContext context(1, "cpu", env, {"gloo", 60});
+    const RunContext context(0, "cpu", env, {"gloo", 60});  // 0: no process-wide thread caps from two threads
     const int rank = env.rank;
     config::Config cfg;
     cfg.run.seed = rank == 0 ? 7 : 9;

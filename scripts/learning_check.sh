@@ -98,11 +98,8 @@ PY
 modes=(argmax sampled); [ "$evals" = start ] && modes=(argmax)
 for mode in "${modes[@]}"; do
   flags=(); [ "$mode" = sampled ] && flags=(--sample)
-  if [ "$evals" = start ]; then
-    evaluate "ppo_vs_bc_$mode" "$ppo" "$bc" "${flags[@]}"
-    continue
-  fi
   evaluate "ppo_vs_bc_$mode" "$ppo" "$bc" "${flags[@]}"
+  [ "$evals" = start ] && continue
   evaluate "ppo_vs_greedy_$mode" "$ppo" bot:greedy "${flags[@]}"
   evaluate "bc_vs_greedy_$mode" "$bc" bot:greedy "${flags[@]}"
   python3 scripts/paired_eval.py "$out/eval_ppo_vs_greedy_$mode.json" "$out/eval_bc_vs_greedy_$mode.json" \

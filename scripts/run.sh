@@ -41,6 +41,7 @@ What this run shows, plainly: ten PPO updates (about 220,000 learner decisions; 
 train only the value head) made a briefly cloned player (150 behaviour-cloning steps on the
 greedy bot's games) stronger than it was, in the duplicate above: the same 400 walls, PPO in one
 seat against three copies of its start, argmax play. On the 2-core development machine it gave
-2.388 [2.340, 2.436] (2.5 is par) in 13.5 minutes. It does not show PPO improving a fully cloned player: that takes about two hours
-here (scripts/run.sh --full, docs/PPO.md "Two hours at T = 0.5").
+2.388 [2.340, 2.436] (2.5 is par) in 13.5 minutes. It does not show PPO improving a fully
+cloned player: that takes about two hours here (scripts/run.sh --full, docs/PPO.md "Two hours
+at T = 0.5").
 TEXT

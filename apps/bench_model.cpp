@@ -29,6 +29,9 @@ void register_bench_model(CLI::App& bench) {
       ->capture_default_str();
   learner->add_option("--peak-tflops", fl->peak_tflops, "the device's peak TFLOP/s (known for H100, H200, A100)")
       ->check(number_in(0.0, 1e6, /*lo_open=*/true));
+  learner->add_option("--profile", fl->profile,
+                      "after the timed updates, profile one more (kernels by time and kind, how busy the device was) "
+                      "and write its Chrome trace to this file");
   learner->callback([fl] { torch_side::load().bench_learner(*fl); });
 
   auto* sp = bench.add_subcommand("selfplay", "Self-play games per hour with the config's model and opponents, and the time split");

@@ -66,6 +66,7 @@ struct BenchLearnerFlags {
   std::int64_t samples = 0;  // rollout size; 0: two minibatches, at most ppo.rollout_samples
   double seconds = 5.0;
   double peak_tflops = 0;    // 0: the known peak of the device, if any
+  std::string profile;       // non-empty: profile one more update, its Chrome trace to this file
 };
 struct BenchSelfplayFlags {
   ModelFlags model;

@@ -4,13 +4,14 @@
 #   scripts/gpu_run.sh --hydra HYDRA --mjai DIR --houou DIR --out DIR [--deadline SECONDS]
 #                      [--pretrain-minutes M] [--train-minutes M] [--selfplay-seconds S]
 #                      [--steps check,selfplay,learner,model,train,pretrain,eval,check_bc]
-#                      [--baseline OLD_HYDRA] [--train-set KEY=VALUE]...
+#                      [--baseline OLD_HYDRA] [--train-set KEY=VALUE]... [--check-set KEY=VALUE]...
 #                      [--config FILE --device DEV --blocks B --channels C]  (a CPU rehearsal)
 # Steps, in order of importance, each under its own time limit and never past the deadline:
 # nvidia-smi, `hydra info --torch`, `hydra check` (configs/h100.json), `hydra bench selfplay` at
-# 2,048 games, `bench learner` (as configured, with cuDNN's autotuner, and with minibatches of
-# 8,192), `bench selfplay` as configured and without overlapping passes, `bench model` (as
-# configured and with the autotuner), `hydra pretrain` of the 40 x 256 network on DIR (--houou),
+# 2,048 games, `bench learner` (as configured, with model.bf16_norm, and with it at minibatches
+# of 4,096; each with one more update profiled: its kernels by time and kind, how busy the GPU
+# was, the Chrome trace gzipped into the results), `bench selfplay` as configured and without
+# overlapping passes, `bench model` (as configured and with model.bf16_norm), `hydra pretrain` of the 40 x 256 network on DIR (--houou),
 # `hydra train --config configs/h100.json` (from that checkpoint when pretrain ran, with 2 value
 # warm-up updates, so the warm-up and the first minibatches' approx-KL are both measured),
 # `hydra eval` of the trained checkpoint on the CPU, `hydra check --model` of the behaviour-cloned
@@ -22,7 +23,7 @@ set -uo pipefail
 
 hydra=""; mjai=""; houou=""; out=""; deadline=540; pretrain_min=1.5; train_min=3; selfplay_s=0
 config=configs/h100.json; device=cuda; blocks=40; channels=256
-steps=check,selfplay,learner,model,train,pretrain,eval,check_bc; baseline=""; train_sets=()
+steps=check,selfplay,learner,model,train,pretrain,eval,check_bc; baseline=""; train_sets=(); check_sets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --hydra) hydra=$2; shift 2 ;;
@@ -38,6 +39,8 @@ while [ $# -gt 0 ]; do
     --baseline) baseline=$2; shift 2 ;;
     # Extra --set KEY=VALUE for the train step (repeatable).
     --train-set) train_sets+=(--set "$2"); shift 2 ;;
+    # Extra --set KEY=VALUE for the check step (repeatable).
+    --check-set) check_sets+=(--set "$2"); shift 2 ;;
     # For a rehearsal on a CPU machine: another config, device and pretraining network.
     --config) config=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
@@ -82,27 +85,30 @@ step info 60 "$hydra" info --torch || exit 1
 
 want() { [[ ",$steps," == *",$1,"* ]]; }
 
-want check && step check 120 "$hydra" check --device "$device" --config "$config" --data "$mjai"
+want check && step check 120 "$hydra" check --device "$device" --config "$config" --data "$mjai" "${check_sets[@]}"
 # Each bench runs once per variant (a name and its --set options), side by side on this machine.
 bench() {
   local what=$1 limit=$2 name sets; shift 2
   for variant in "${@}"; do
     name=${variant%%:*}; sets=${variant#*:}
     # shellcheck disable=SC2086  # the sets are words on purpose
+    local extra=()
+    [ "$what" = learner ] && extra=(--profile "$res/trace_$name.json")
     step "bench_${what}_$name" "$limit" "$hydra" bench "$what" --config "$config" --device "$device" --json \
-      ${bench_args[$what]} $sets
+      ${bench_args[$what]} $sets "${extra[@]}"
+    [ -f "$res/trace_$name.json" ] && gzip -f "$res/trace_$name.json"
     [ -n "$baseline" ] && [ "$name" = default ] && step "bench_${what}_baseline" "$limit" "$baseline" bench "$what" \
       --config "$config" --device "$device" --json ${bench_args[$what]}
   done
 }
 declare -A bench_args=([model]="--seconds 0.5" [learner]="--seconds 5" [selfplay]="--seconds $selfplay_s")
-# Self-play first: its target is the one furthest off. Then the learner's minibatch and cuDNN's
-# autotuner, the forward passes, and self-play's overlapping passes.
+# Self-play at 2,048 games, then the learner as configured and with bf16 norms (its target is the
+# one furthest off), the forward passes, and self-play's overlapping passes.
 want selfplay && bench selfplay 200 "games2048:--set selfplay.games=2048"
-want learner && bench learner 60 "default:" "cudnn:--set model.cudnn_benchmark=true" \
-  "mb8192_cudnn:--set model.cudnn_benchmark=true --set ppo.minibatch=8192"
+want learner && bench learner 75 "default:" "bf16_norm:--set model.bf16_norm=true" \
+  "bf16_norm_mb4096:--set model.bf16_norm=true --set ppo.minibatch=4096"
 want selfplay && bench selfplay 120 "default:" "no_overlap:--set selfplay.overlap=false"
-want model && bench model 40 "default:" "cudnn:--set model.cudnn_benchmark=true"
+want model && bench model 40 "default:" "bf16_norm:--set model.bf16_norm=true"
 
 # Behaviour cloning of the full-size network on real games (40 x 256, bf16, batch 1024).
 if want pretrain; then

@@ -21,6 +21,7 @@
 // Short by default (seconds); --seconds lengthens. Times are wall clock: these measure the
 // device and the whole machine, not one core.
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -109,12 +110,29 @@ void run_bench_model(const BenchModelFlags& f) {
 
 // ---- learner ------------------------------------------------------------------------------
 
+void print_profile(const model::DeviceProfile& p, const std::string& trace) {
+  const bool cuda = p.device == "cuda";
+  std::printf("\nprofiled update: %.3f s wall", p.wall_seconds);
+  if (cuda) std::printf(", device busy %.3f s (%.0f%%)", p.busy_seconds, 100.0 * p.busy_seconds / p.wall_seconds);
+  std::printf(", %lld %s, %.3f s summed; trace %s\n", static_cast<long long>(p.events),
+              cuda ? "kernels and copies" : "operators (inclusive times)", p.event_seconds, trace.c_str());
+  const auto table = [&](const char* title, const std::vector<model::ProfiledName>& rows) {
+    std::printf("%10s %7s %8s  %s\n", "seconds", "share", "calls", title);
+    for (const auto& r : rows)
+      std::printf("%10.4f %6.1f%% %8lld  %s\n", r.seconds, 100.0 * r.seconds / std::max(1e-12, p.event_seconds),
+                  static_cast<long long>(r.calls), r.name.c_str());
+  };
+  if (!p.kinds.empty()) table("kind", p.kinds);
+  table(cuda ? "kernel" : "operator", p.top);
+}
+
 void run_bench_learner(const BenchLearnerFlags& f) {
   const config::Config cfg = f.model.load();
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
   const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
-  const ppo::LearnerRate rate = ppo::bench_learner(cfg, device, positions.samples, f.samples, f.model.seed, f.seconds);
+  const ppo::LearnerRate rate = ppo::bench_learner(cfg, device, positions.samples, f.samples, f.model.seed, f.seconds,
+                                                   !f.profile.empty(), f.profile);
 
   const double per_sample = model::train_flops_per_sample(cfg.model, rate.anchor);
   const double trained_per_s = rate.trained_per_s();
@@ -137,6 +155,7 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   j["tflops"] = tflops;
   j["peak_tflops"] = peak ? Json(*peak) : Json(nullptr);
   j["peak_fraction"] = peak ? Json(tflops / *peak) : Json(nullptr);
+  if (rate.profile) j["profile"] = rate.profile->to_json();
   if (f.model.json) {
     std::cout << json::dump(j, 2) << "\n";
     return;
@@ -150,6 +169,7 @@ void run_bench_learner(const BenchLearnerFlags& f) {
               rate.anchor ? " + anchor forward" : "", tflops);
   if (peak) std::printf(", %.1f%% of the %.1f TFLOP/s bf16 peak\n", 100.0 * tflops / *peak, *peak);
   else std::printf("; peak unknown for this device (give --peak-tflops)\n");
+  if (rate.profile) print_profile(*rate.profile, f.profile);
 }
 
 // ---- pretrain -----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <vector>
 
@@ -71,7 +72,8 @@ ForwardRate bench_forward(selfplay::InferenceModel& net, const data::SampleBatch
 }
 
 LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const data::SampleBatch& positions,
-                          std::int64_t samples, std::uint64_t seed, double seconds) {
+                          std::int64_t samples, std::uint64_t seed, double seconds, bool profile,
+                          const std::string& trace_file) {
   // A fixed amount of work per update: every planned epoch runs.
   cfg.ppo.kl_high = 1e9;
   cfg.ppo.kl_stop = 0;
@@ -94,6 +96,14 @@ LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const
     rate.seconds += s.seconds;
     log::info("bench learner: update {} in {:.2f} s", rate.updates, s.seconds);
   } while (since(t0) < seconds);
+  if (profile) {
+    log::info("bench learner: one more update under the profiler");
+    try {
+      rate.profile = model::profile_device([&] { learner.update(rollout); }, device, trace_file);
+    } catch (const std::exception& e) {  // the rate stands without the profile
+      log::warn("bench learner: the profiled update failed: {}", e.what());
+    }
+  }
   return rate;
 }
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # check_bench.sh HYDRA: `hydra check --device cpu` on the quickstart model passes every check,
 # each number within its threshold in --json; `hydra bench model|learner|selfplay --json` print
-# every documented field with positive values, and `bench pretrain` on the shared mjai logs (speed itself is measured, never asserted). Small
+# every documented field with positive values (bench learner's --profile too: its operators and
+# a Chrome trace that parses), and `bench pretrain` on the shared mjai logs (speed itself is measured, never asserted). Small
 # inputs and one thread keep it to seconds on a shared machine.
 set -eu
 hydra=$1
 common=(--device cpu --threads 1 --seed 3)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 check=$("$hydra" check "${common[@]}" --positions 24 --json)
 model=$("$hydra" bench model "${common[@]}" --batch-sizes 1,8 --seconds 0.05 --json)
-learner=$("$hydra" bench learner "${common[@]}" --samples 64 --set ppo.minibatch=32 --seconds 0 --peak-tflops 1 --json)
+learner=$("$hydra" bench learner "${common[@]}" --samples 64 --set ppo.minibatch=32 --seconds 0 --peak-tflops 1 \
+  --profile "$tmp/trace.json" --json)
 selfplay=$("$hydra" bench selfplay "${common[@]}" --set selfplay.games=2 --set ppo.rollout_samples=1 --set ppo.minibatch=1 --seconds 0 --json)
 # Real positions from logs too, and the pretraining bench, when the shared data is there.
 pretrain='{}'
@@ -20,9 +24,11 @@ else
   echo "check_bench.sh: HYDRA_TESTDATA not set: bench pretrain not run"
 fi
 info=$("$hydra" info --torch --json)
-python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" "$info" <<'PY'
+python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" "$info" "$tmp/trace.json" <<'PY'
 import json, math, sys
-check, model, learner, selfplay, pretrain, info = (json.loads(a) for a in sys.argv[1:])
+check, model, learner, selfplay, pretrain, info = (json.loads(a) for a in sys.argv[1:7])
+with open(sys.argv[7]) as f:
+    trace = json.load(f)
 
 def positive(obj, keys, where):
     for k in keys:
@@ -56,6 +62,15 @@ positive(learner, ["updates", "update_seconds", "rollout_samples_per_s", "traine
 assert math.isclose(learner["trained_samples_per_s"], 3 * learner["rollout_samples_per_s"], rel_tol=1e-9), learner
 assert math.isclose(learner["train_flops_per_sample"], 3 * learner["forward_flops_per_sample"], rel_tol=1e-12), learner
 assert math.isclose(learner["peak_fraction"], learner["tflops"] / 1.0, rel_tol=1e-9), learner
+# The profiled update (on the CPU: operators with inclusive times) and its trace.
+prof = learner["profile"]
+assert prof["device"] == "cpu" and prof["busy_seconds"] == 0, prof
+positive(prof, ["wall_seconds", "events", "event_seconds"], "learner profile")
+top = prof["top"]
+assert top and all(t["name"].startswith("aten::") and t["calls"] > 0 for t in top), top
+assert [t["seconds"] for t in top] == sorted((t["seconds"] for t in top), reverse=True), top
+traced = {e["name"] for e in trace["traceEvents"] if "name" in e}
+assert all(t["name"] in traced for t in top), (top, len(traced))
 
 assert selfplay["bench"] == "selfplay" and selfplay["concurrent_games"] == 2 and selfplay["cpu_threads"] == 1, selfplay
 positive(selfplay, ["collects", "games", "kyoku", "decisions", "network_decisions", "learner_samples",

@@ -125,10 +125,11 @@ TEST(Network, ValueHeadSeesTheScoreContext) {
 
 // bf16 autocast vs fp32 on the same weights and input. Tolerance: 5% of each head's largest
 // fp32 magnitude (bf16 keeps 8 significant bits, ~0.4% per op, through 4 blocks) and 0.02 on
-// policy probabilities.
-void compare_autocast(torch::Device device) {
+// policy probabilities. With bf16_norm the trunk's norms run on bf16 too (model.bf16_norm).
+void compare_autocast(torch::Device device, bool bf16_norm = false) {
   auto cfg = testing::tiny_config(4);
   cfg.channels = 64;
+  cfg.bf16_norm = bf16_norm;
   HydraNet net(cfg);
   net->init_weights(11);
   net->to(device);
@@ -164,6 +165,52 @@ TEST(Precision, CpuBf16AutocastMatchesFp32) { compare_autocast(torch::kCPU); }
 TEST(Precision, CudaBf16AutocastMatchesFp32) {
   if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
   compare_autocast(torch::kCUDA);
+}
+
+TEST(Precision, Bf16NormsMatchFp32) { compare_autocast(torch::kCPU, /*bf16_norm=*/true); }
+
+TEST(Precision, CudaBf16NormsMatchFp32) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  compare_autocast(torch::kCUDA, /*bf16_norm=*/true);
+}
+
+// model.bf16_norm changes only what autocast computes: in fp32 the two networks are the same
+// function; under autocast the norms really take the other path, and the gradients reach the
+// fp32 norm parameters through their bf16 copies. (CPU autocast already runs GroupNorm on bf16
+// input with fp32 affine parameters, so here the paths differ in the rounding of those; on CUDA,
+// where autocast runs the norm in fp32, they differ in much more.)
+TEST(Precision, Bf16NormsOnlyUnderAutocast) {
+  auto cfg = testing::tiny_config(2);
+  cfg.channels = 64;
+  HydraNet plain(cfg);
+  cfg.bf16_norm = true;
+  HydraNet low(cfg);
+  plain->init_weights(4);
+  low->init_weights(4);
+  torch::manual_seed(6);
+  {
+    // Trained-looking affine parameters (the identity init is exact in bf16).
+    torch::NoGradGuard no_grad;
+    for (auto& item : plain->named_parameters())
+      if (item.key().find("norm") != std::string::npos) item.value().add_(torch::randn_like(item.value()) * 0.3);
+    const auto from = plain->parameters();
+    auto to = low->parameters();
+    for (std::size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
+  }
+  const auto batch = testing::random_batch(8);
+  {
+    torch::NoGradGuard no_grad;
+    EXPECT_TRUE(torch::equal(plain->forward(batch.obs, batch.ctx).value, low->forward(batch.obs, batch.ctx).value));
+  }
+  AutocastGuard autocast(torch::kCPU, true);
+  const auto a = plain->forward(batch.obs, batch.ctx), b = low->forward(batch.obs, batch.ctx);
+  EXPECT_FALSE(torch::equal(a.policy, b.policy)) << "bf16 norms round differently from fp32 norms";
+  b.value.to(torch::kFloat).sum().backward();
+  const auto& norm = low->blocks[0]->as<SEResBlockImpl>()->norm1;
+  ASSERT_TRUE(norm->weight.grad().defined());
+  EXPECT_EQ(norm->weight.grad().scalar_type(), torch::kFloat);
+  EXPECT_TRUE(torch::isfinite(norm->weight.grad()).all().item<bool>());
+  EXPECT_GT(norm->weight.grad().abs().sum().item<double>(), 0.0);
 }
 
 TEST(Precision, GuardRestoresState) {

@@ -44,7 +44,8 @@ struct Outputs {
 // Pre-activation SE-ResBlock: GN -> Mish -> conv3 -> GN -> Mish -> conv3 -> SE -> + input.
 class SEResBlockImpl : public torch::nn::Cloneable<SEResBlockImpl> {
  public:
-  SEResBlockImpl(int channels, int se_hidden);
+  // bf16_norm: model.bf16_norm (detail::norm_mish).
+  SEResBlockImpl(int channels, int se_hidden, bool bf16_norm = false);
   void reset() override;
   torch::Tensor forward(const torch::Tensor& x);
 
@@ -55,6 +56,7 @@ class SEResBlockImpl : public torch::nn::Cloneable<SEResBlockImpl> {
  private:
   int channels_;
   int se_hidden_;
+  bool bf16_norm_;
 };
 TORCH_MODULE(SEResBlock);
 

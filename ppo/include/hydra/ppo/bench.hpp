@@ -6,11 +6,14 @@
 // Times are wall clock: they measure the device and the whole machine, not one core.
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include <torch/types.h>
 
 #include "hydra/common/config.hpp"
 #include "hydra/data/dataset.hpp"
+#include "hydra/model/profiler.hpp"
 #include "hydra/selfplay/actor_stats.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 
@@ -39,14 +42,17 @@ struct LearnerRate {
   std::int64_t trained = 0;          // samples that went forward and backward (rollout x epochs)
   double seconds = 0;                // in the timed updates
   bool anchor = false;               // the learner runs a KL-anchor forward too
+  std::optional<model::DeviceProfile> profile;  // of one more update, when asked
   double rollout_per_s() const { return static_cast<double>(rollout_samples * updates) / seconds; }
   double trained_per_s() const { return static_cast<double>(trained) / seconds; }
 };
 
 // `samples` <= 0: two minibatches, at most ppo.rollout_samples. One warm-up update, then updates
-// until `seconds` have passed, each logged.
+// until `seconds` have passed, each logged. With `profile`, one more update runs under the
+// profiler (model::profile_device; outside the timed ones), its trace to `trace_file` if named.
 LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const data::SampleBatch& positions,
-                          std::int64_t samples, std::uint64_t seed, double seconds);
+                          std::int64_t samples, std::uint64_t seed, double seconds, bool profile = false,
+                          const std::string& trace_file = "");
 
 // selfplay::Actors as `hydra train` builds them on a fresh start (the learner's initial weights
 // behind the current snapshot, a copy of them as the first pool entry, the baseline bot or

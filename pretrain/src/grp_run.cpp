@@ -178,6 +178,9 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
     summary.checkpoint = checkpoints.save(d, *net, optimizer.get(), is_best);
     log::info("grp: checkpoint {}{}", summary.checkpoint.string(), is_best ? " (best)" : "");
   };
+  // The untrained network's cross-entropy is the bar the trained one should pass; it is not a
+  // candidate for `best` (no checkpoint of it is saved), so the first validated step is.
+  std::optional<double> untrained_ce;
   const auto validate = [&]() -> bool {
     if (corpus.validation.empty()) return false;
     const GrpEval e = evaluate(*net, corpus.validation, prior, device);
@@ -192,6 +195,10 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
               step, e.ce, std::log(24.0), e.prior_ce, e.ce_first, e.ce_last, e.accuracy, e.prefixes, e.games);
     last_val = e.to_json();
     last_val["step"] = step;
+    if (step == 0 && !options.resume) {
+      untrained_ce = e.ce;
+      return false;
+    }
     const bool is_best = e.ce < best;
     if (is_best) best = e.ce;
     return is_best;
@@ -268,6 +275,10 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
     last_saved = step;
   }
   if (step != last_saved) save(false);
+  if (untrained_ce && best >= *untrained_ce)
+    log::warn("grp: the best validation cross-entropy {:.4f} is no better than the untrained network's {:.4f}: "
+              "too few games or steps for a reward model (docs/PRETRAIN.md \"GRP\")",
+              best, *untrained_ce);
   summary.steps = step;
   summary.report = {{"command", "grp"},
                     {"steps", step},
@@ -278,6 +289,7 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
                     {"duplicates", corpus.duplicates},
                     {"checkpoint", summary.checkpoint.string()},
                     {"validation", last_val},
+                    {"untrained_cross_entropy", untrained_ce ? nlohmann::json(*untrained_ce) : nlohmann::json(nullptr)},
                     {"bad_files", detail::bad_files_json(corpus.bad)}};
   write_file_atomic(run_dir / "report.json", json::dump(summary.report, 2) + "\n");
   log::info("grp: done at step {}; report in {}", step, (run_dir / "report.json").string());

@@ -2,7 +2,8 @@
 # pretrain_run.sh HYDRA: a short behaviour-cloning run on four real games end to end - per-type
 # validation with the discard baseline in report.json and metrics.jsonl, latest/best checkpoints,
 # --resume continuing the step count, --eval-only on a log with the greedy bot's agreement, a
-# run directory that refuses to be overwritten, a GRP run whose checkpoint is of kind grp, and
+# run directory that refuses to be overwritten, a GRP run whose checkpoint is of kind grp, a GRP
+# run that never beats its untrained network (best checkpoint, report and warning), and
 # one `hydra train` update started from the BC checkpoint (ppo.init) with the GRP rewards.
 # Skips (exit 77) without HYDRA_TESTDATA.
 set -u
@@ -50,6 +51,20 @@ printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "grp exit code $rc"
 printf '%s\n' "$out" | grep -Eq "cross-entropy [0-9.]+ \(uniform 3.1781" || fail "grp reported no cross-entropy against log(24)"
 "$hydra" export "$dir/grp/checkpoints" --out "$dir/grp.pt" | grep -q "exported grp step 4" || fail "the GRP checkpoint is not of kind grp"
+# A GRP that cannot learn (learning rate 0) never beats the untrained network: it still has a
+# `best` checkpoint (the first validated step), the report names the untrained cross-entropy,
+# equal to the best (the weights never moved), and the run ends with a warning.
+out=$("$hydra" grp --data "$dir/logs" --run-dir "$dir/grp0" --max-steps 2 --seed 3 --set pretrain.val_fraction=0.5 \
+  --set pretrain.val_every=1 --set pretrain.lr=0 --set pretrain.lr_floor=0 --set train.tensorboard=false 2>&1); rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || fail "grp (lr 0) exit code $rc"
+[ -s "$dir/grp0/checkpoints/best" ] || fail "a GRP run that never beat the untrained network has no best checkpoint"
+printf '%s\n' "$out" | grep -q "no better than the untrained network's" || fail "no warning about the untrained network"
+python3 - "$dir/grp0/report.json" <<'PY' || fail "report.json: untrained_cross_entropy"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["untrained_cross_entropy"] == r["validation"]["cross_entropy"], (r["untrained_cross_entropy"], r["validation"])
+PY
 bc="$dir/run/checkpoints/$(cat "$dir/run/checkpoints/latest")"
 grp="$dir/grp/checkpoints/$(cat "$dir/grp/checkpoints/latest")"
 out=$("$hydra" train --run-dir "$dir/train" --max-updates 1 --device cpu --seed 3 --set model.blocks=1 --set model.channels=32 \

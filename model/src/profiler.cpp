@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <utility>
@@ -83,6 +84,9 @@ nlohmann::ordered_json DeviceProfile::to_json() const {
 DeviceProfile profile_device(const std::function<void()>& work, const torch::Device& device,
                              const std::string& trace_file, std::size_t top) {
   const bool cuda = device.is_cuda();
+  // Kineto probes for GPUs when it starts and logs a failed probe as an ERROR line; on a CPU run
+  // that line is noise. Its own variable quiets it unless the user set one.
+  if (!cuda) ::setenv("KINETO_LOG_LEVEL", "5", /*overwrite=*/0);
   std::set<pi::ActivityType> activities{pi::ActivityType::CPU};
   if (cuda) activities.insert(pi::ActivityType::CUDA);
   const pi::ProfilerConfig config(pi::ProfilerState::KINETO);

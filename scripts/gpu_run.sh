@@ -110,11 +110,12 @@ want learner && bench learner 75 "default:" "bf16_norm:--set model.bf16_norm=tru
 want selfplay && bench selfplay 120 "default:" "no_overlap:--set selfplay.overlap=false"
 want model && bench model 40 "default:" "bf16_norm:--set model.bf16_norm=true"
 
-# Behaviour cloning of the full-size network on real games (40 x 256, bf16, batch 1024).
+# Behaviour cloning of the full-size network on real games (40 x 256, bf16 with bf16 norms as
+# configs/h100.json, batch 1024).
 if want pretrain; then
   step pretrain $(awk "BEGIN{print int($pretrain_min * 60 + 90)}") "$hydra" pretrain \
     --config configs/pretrain.json --set model.blocks=$blocks --set model.channels=$channels \
-    --set model.cuda_bf16=true --set pretrain.batch=1024 --set train.log_every=20 \
+    --set model.cuda_bf16=true --set model.bf16_norm=true --set pretrain.batch=1024 --set train.log_every=20 \
     --set train.checkpoint_every=100000 --set pretrain.val_every=400 --set pretrain.val_max_samples=20000 \
     --data "$houou" --device "$device" --seed 1 --max-minutes "$pretrain_min" --run-dir "$runs/pretrain"
 fi

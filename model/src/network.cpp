@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -25,16 +26,28 @@ torch::nn::GroupNorm group_norm(int channels) {
   return torch::nn::GroupNorm(torch::nn::GroupNormOptions(kGroups, channels));
 }
 
-torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, bool bf16) {
-  if (!bf16 || x.scalar_type() != torch::kBFloat16 || !at::autocast::is_autocast_enabled(x.device().type()))
-    return F::mish(norm(x));
-  // Autocast lists group_norm among the ops it runs in fp32: a cast of the activations up, the
-  // norm and Mish on fp32 and a cast down for the next convolution, forward and backward. Below
-  // autocast the same kernels read and write bf16.
-  const c10::impl::ExcludeDispatchKeyGuard no_autocast(c10::autocast_dispatch_keyset);
+torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormSettings settings) {
+  const bool low =
+      settings.bf16 && x.scalar_type() == torch::kBFloat16 && at::autocast::is_autocast_enabled(x.device().type());
+  if (!low && !settings.as_groups) return F::mish(norm(x));
+  // CUDA autocast lists group_norm among the ops it runs in fp32: a cast of the activations up,
+  // the norm and Mish on fp32 and a cast down for the next convolution, forward and backward.
+  // Below autocast the same kernels read and write bf16.
+  std::optional<c10::impl::ExcludeDispatchKeyGuard> no_autocast;
+  if (low) no_autocast.emplace(c10::autocast_dispatch_keyset);
+  const auto affine = [&](const torch::Tensor& p) { return low ? p.to(x.scalar_type()) : p; };
   const auto& o = norm->options;
-  return F::mish(at::group_norm(x, o.num_groups(), norm->weight.to(x.scalar_type()), norm->bias.to(x.scalar_type()),
-                                o.eps(), /*cudnn_enabled=*/true));
+  if (!settings.as_groups)
+    return F::mish(at::group_norm(x, o.num_groups(), affine(norm->weight), affine(norm->bias), o.eps(),
+                                  /*cudnn_enabled=*/true));
+  // Group g holds channels g*C/G .. (g+1)*C/G - 1, consecutive in memory with their tiles, so a
+  // [batch, groups, C/G x tiles] view puts each group in one row: GroupNorm of that view with one
+  // channel per group and no affine is the same normalisation.
+  const auto channels = x.size(1);
+  const auto y = at::group_norm(x.reshape({x.size(0), o.num_groups(), -1}), o.num_groups(), {}, {}, o.eps(),
+                                /*cudnn_enabled=*/true)
+                     .view(x.sizes());
+  return F::mish(torch::addcmul(affine(norm->bias).view({channels, 1}), y, affine(norm->weight).view({channels, 1})));
 }
 
 // Orthogonal init as torch.nn.init.orthogonal_ does it (QR of a Gaussian matrix, signs fixed by
@@ -71,8 +84,8 @@ Outputs Outputs::to_float() const {
           tenpai.to(torch::kFloat), danger.to(torch::kFloat)};
 }
 
-SEResBlockImpl::SEResBlockImpl(int channels, int se_hidden, bool bf16_norm)
-    : channels_(channels), se_hidden_(se_hidden), bf16_norm_(bf16_norm) {
+SEResBlockImpl::SEResBlockImpl(int channels, int se_hidden, detail::NormSettings norms)
+    : channels_(channels), se_hidden_(se_hidden), norms_(norms) {
   reset();
 }
 
@@ -86,8 +99,8 @@ void SEResBlockImpl::reset() {
 }
 
 torch::Tensor SEResBlockImpl::forward(const torch::Tensor& x) {
-  auto h = conv1(detail::norm_mish(norm1, x, bf16_norm_));
-  h = conv2(detail::norm_mish(norm2, h, bf16_norm_));
+  auto h = conv1(detail::norm_mish(norm1, x, norms_));
+  h = conv2(detail::norm_mish(norm2, h, norms_));
   // Squeeze-excitation over the 34 tiles: average and max pool share one MLP; the two
   // excitations are summed before the sigmoid.
   auto excite = [&](const torch::Tensor& pooled) { return se_fc2(torch::relu(se_fc1(pooled))); };
@@ -129,7 +142,7 @@ void HydraNetImpl::reset() {
   stem = register_module("stem", conv(kObsChannels, c, 3, false));
   blocks = register_module("blocks", torch::nn::ModuleList());
   const int se_hidden = std::max(1, c / config_.se_ratio);
-  for (int i = 0; i < config_.blocks; ++i) blocks->push_back(SEResBlock(c, se_hidden, config_.bf16_norm));
+  for (int i = 0; i < config_.blocks; ++i) blocks->push_back(SEResBlock(c, se_hidden, norms()));
   trunk_norm = register_module("trunk_norm", group_norm(c));
   policy = register_module("policy", PolicyHead(c, config_.policy_channels));
   value = register_module("value", MlpHead(c + kScoreContext, config_.value_hidden, 1));
@@ -138,6 +151,8 @@ void HydraNetImpl::reset() {
   danger = register_module("danger", conv(c, kOpponents, 1, true));
   init_weights(0);
 }
+
+detail::NormSettings HydraNetImpl::norms() const { return {config_.bf16_norm, config_.norm_as_groups}; }
 
 void HydraNetImpl::init_weights(std::uint64_t seed) {
   torch::NoGradGuard no_grad;
@@ -167,7 +182,7 @@ void HydraNetImpl::init_weights(std::uint64_t seed) {
 Outputs HydraNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& score_context) {
   auto x = stem(obs);
   for (const auto& block : *blocks) x = block->as<SEResBlockImpl>()->forward(x);
-  const auto latent = detail::norm_mish(trunk_norm, x, config_.bf16_norm);  // [B,C,34]
+  const auto latent = detail::norm_mish(trunk_norm, x, norms());  // [B,C,34]
   const auto pooled = latent.mean(-1);         // [B,C]
   // The value and GRP heads see the score context beside the pooled latent: both predict what the
   // scores and the round decide, which reach the trunk only as constant planes that GroupNorm

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -11,6 +12,7 @@
 #include "hydra/model/losses.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/precision.hpp"
+#include "hydra/model/profiler.hpp"
 #include "hydra/model/summary.hpp"
 #include "model_fixtures.hpp"
 #include "hydra/common/index.hpp"
@@ -126,10 +128,11 @@ TEST(Network, ValueHeadSeesTheScoreContext) {
 // bf16 autocast vs fp32 on the same weights and input. Tolerance: 5% of each head's largest
 // fp32 magnitude (bf16 keeps 8 significant bits, ~0.4% per op, through 4 blocks) and 0.02 on
 // policy probabilities. With bf16_norm the trunk's norms run on bf16 too (model.bf16_norm).
-void compare_autocast(torch::Device device, bool bf16_norm = false) {
+void compare_autocast(torch::Device device, bool bf16_norm = false, bool norm_as_groups = false) {
   auto cfg = testing::tiny_config(4);
   cfg.channels = 64;
   cfg.bf16_norm = bf16_norm;
+  cfg.norm_as_groups = norm_as_groups;
   HydraNet net(cfg);
   net->init_weights(11);
   net->to(device);
@@ -172,6 +175,56 @@ TEST(Precision, Bf16NormsMatchFp32) { compare_autocast(torch::kCPU, /*bf16_norm=
 TEST(Precision, CudaBf16NormsMatchFp32) {
   if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
   compare_autocast(torch::kCUDA, /*bf16_norm=*/true);
+  compare_autocast(torch::kCUDA, /*bf16_norm=*/true, /*norm_as_groups=*/true);
+}
+
+TEST(Precision, Bf16NormsAsGroupsMatchFp32) { compare_autocast(torch::kCPU, true, /*norm_as_groups=*/true); }
+
+// model.norm_as_groups computes GroupNorm another way (one row per group, then the per-channel
+// affine): in fp32 the outputs and every parameter's gradient agree with torch's GroupNorm to
+// float rounding, with trained-looking (non-identity) affine parameters.
+TEST(Network, NormAsGroupsIsTheSameFunction) {
+  auto cfg = testing::tiny_config(2);
+  cfg.channels = 64;  // 2 channels a group
+  HydraNet plain(cfg);
+  cfg.norm_as_groups = true;
+  HydraNet grouped(cfg);
+  plain->init_weights(8);
+  torch::manual_seed(9);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& item : plain->named_parameters())
+      if (item.key().find("norm") != std::string::npos) item.value().add_(torch::randn_like(item.value()) * 0.3);
+    const auto from = plain->parameters();
+    auto to = grouped->parameters();
+    for (std::size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
+  }
+  const auto batch = testing::random_batch(8);
+  const auto a = plain->forward(batch.obs, batch.ctx);
+  Outputs b;
+  // The grouped path really runs: one scale-and-shift per trunk norm (two a block and the last).
+  const auto profile = profile_device([&] { b = grouped->forward(batch.obs, batch.ctx); }, torch::kCPU, "", 1000);
+  const auto addcmul = std::find_if(profile.top.begin(), profile.top.end(),
+                                    [](const ProfiledName& n) { return n.name == "aten::addcmul"; });
+  ASSERT_NE(addcmul, profile.top.end());
+  EXPECT_EQ(addcmul->calls, 2 * cfg.blocks + 1);
+  const std::pair<const char*, std::pair<torch::Tensor, torch::Tensor>> heads[] = {
+      {"policy", {a.policy, b.policy}}, {"value", {a.value, b.value}}, {"grp", {a.grp, b.grp}},
+      {"tenpai", {a.tenpai, b.tenpai}}, {"danger", {a.danger, b.danger}}};
+  for (const auto& [name, pair] : heads)
+    EXPECT_LT((pair.first - pair.second).abs().max().item<double>(), 1e-4 * std::max(1.0, pair.first.abs().max().item<double>()))
+        << name;
+  (a.value.sum() + a.policy.logsumexp(1).sum()).backward();
+  (b.value.sum() + b.policy.logsumexp(1).sum()).backward();
+  const auto ga = plain->named_parameters(), gb = grouped->named_parameters();
+  for (std::size_t i = 0; i < ga.size(); ++i) {
+    const auto& x = ga[i].value().grad();
+    const auto& y = gb[i].value().grad();
+    ASSERT_EQ(x.defined(), y.defined()) << ga[i].key();
+    if (!x.defined()) continue;
+    const double scale = std::max(1e-3, x.abs().max().item<double>());
+    EXPECT_LT((x - y).abs().max().item<double>() / scale, 1e-3) << ga[i].key();
+  }
 }
 
 // model.bf16_norm changes only what autocast computes: in fp32 the two networks are the same

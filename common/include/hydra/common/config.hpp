@@ -63,6 +63,7 @@ struct ModelConfig {
   bool cuda_graphs = true; // inference forwards on CUDA replay captured CUDA graphs
   bool cudnn_benchmark = false;  // cuDNN times its convolution algorithms per shape on CUDA
   bool bf16_norm = false;  // under bf16 autocast, the trunk's GroupNorm runs on bf16 (autocast would use fp32)
+  bool norm_as_groups = false;  // the trunk's GroupNorm as one row per group, then the per-channel affine
   int se_ratio = 16;       // squeeze-excitation bottleneck C -> C/se_ratio -> C
   int policy_channels = 64;
   int value_hidden = 512;
@@ -86,7 +87,8 @@ struct ModelConfig {
     v("cpu_bf16", cpu_bf16, "bf16 autocast on CPU");
     v("cuda_graphs", cuda_graphs, "self-play, eval and bot forwards on CUDA replay CUDA graphs (docs/GPU.md)");
     v("cudnn_benchmark", cudnn_benchmark, "on CUDA, cuDNN times its convolution algorithms for each new shape and keeps the fastest (docs/GPU.md)");
-    v("bf16_norm", bf16_norm, "under bf16 autocast, the trunk's GroupNorm and Mish run on bf16 tensors (fp32 statistics) instead of fp32 copies: half the memory traffic of the learner's slowest kernels (docs/GPU.md)");
+    v("bf16_norm", bf16_norm, "under bf16 autocast, the trunk's GroupNorm and Mish run on bf16 tensors (fp32 statistics) instead of fp32 copies, without the casts around them (docs/GPU.md)");
+    v("norm_as_groups", norm_as_groups, "the trunk's GroupNorm normalises each group's channels x 34 tiles as one row, then applies the per-channel scale and shift: the same function, for kernels that handle 34-element rows poorly (docs/GPU.md)");
     v("se_ratio", se_ratio, "squeeze-excitation reduction (channels / se_ratio hidden units)", Range{1, 256});
     v("policy_channels", policy_channels, "policy head 1x1 conv channels", Range{1, 1024});
     v("value_hidden", value_hidden, "value head hidden units", Range{1, 8192});

@@ -41,11 +41,19 @@ struct Outputs {
   Outputs to_float() const;  // bf16 autocast outputs -> fp32 for the losses
 };
 
+namespace detail {
+// How the trunk's norms run (detail::norm_mish): model.bf16_norm and model.norm_as_groups.
+struct NormSettings {
+  bool bf16 = false;
+  bool as_groups = false;
+};
+}  // namespace detail
+
 // Pre-activation SE-ResBlock: GN -> Mish -> conv3 -> GN -> Mish -> conv3 -> SE -> + input.
 class SEResBlockImpl : public torch::nn::Cloneable<SEResBlockImpl> {
  public:
-  // bf16_norm: model.bf16_norm (detail::norm_mish).
-  SEResBlockImpl(int channels, int se_hidden, bool bf16_norm = false);
+  // norms: model.bf16_norm and model.norm_as_groups (detail::norm_mish).
+  SEResBlockImpl(int channels, int se_hidden, detail::NormSettings norms = {});
   void reset() override;
   torch::Tensor forward(const torch::Tensor& x);
 
@@ -56,7 +64,7 @@ class SEResBlockImpl : public torch::nn::Cloneable<SEResBlockImpl> {
  private:
   int channels_;
   int se_hidden_;
-  bool bf16_norm_;
+  detail::NormSettings norms_;
 };
 TORCH_MODULE(SEResBlock);
 
@@ -105,6 +113,7 @@ class HydraNetImpl : public torch::nn::Cloneable<HydraNetImpl> {
   void init_weights(std::uint64_t seed);
 
   const config::ModelConfig& config() const { return config_; }
+  detail::NormSettings norms() const;  // the trunk's, from the config
 
   torch::nn::Conv1d stem{nullptr};
   torch::nn::ModuleList blocks{nullptr};

@@ -93,7 +93,6 @@ DeviceProfile profile_device(const std::function<void()>& work, const torch::Dev
   kp::prepareProfiler(config, activities);
   kp::enableProfiler(config, activities);
   const auto t0 = std::chrono::steady_clock::now();
-  std::unique_ptr<kp::ProfilerResult> result;
   try {
     work();
     if (cuda) torch::cuda::synchronize();
@@ -104,7 +103,7 @@ DeviceProfile profile_device(const std::function<void()>& work, const torch::Dev
   DeviceProfile p;
   p.device = cuda ? "cuda" : "cpu";
   p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result = kp::disableProfiler();
+  const auto result = kp::disableProfiler();
   if (!result) throw Error("profiler: no result (was another profiler running?)");
 
   std::map<std::string, ProfiledName> by_name, by_kind;
@@ -118,15 +117,15 @@ DeviceProfile profile_device(const std::function<void()>& work, const torch::Dev
     const double s = static_cast<double>(e.durationNs()) * 1e-9;
     ++p.events;
     p.event_seconds += s;
-    auto& n = by_name[short_name(name)];
-    n.name = short_name(name);
-    ++n.calls;
-    n.seconds += s;
+    const auto add = [s](std::map<std::string, ProfiledName>& by, std::string key) {
+      auto& n = by[key];
+      n.name = std::move(key);
+      ++n.calls;
+      n.seconds += s;
+    };
+    add(by_name, short_name(name));
     if (cuda) {
-      auto& k = by_kind[kernel_kind(name)];
-      k.name = kernel_kind(name);
-      ++k.calls;
-      k.seconds += s;
+      add(by_kind, kernel_kind(name));
       spans.emplace_back(e.startNs(), e.endNs());
     }
   }

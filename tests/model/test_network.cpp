@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -125,6 +126,27 @@ TEST(Network, ValueHeadSeesTheScoreContext) {
   EXPECT_EQ(net->value->fc1->weight.size(1), 64 + kScoreContext);
 }
 
+// Trained-looking (non-identity) norm affine parameters in `net`, drawn from the global RNG,
+// then every parameter of `net` copied into `twin` (a network of the same shape).
+void give_trained_norms(HydraNet& net, HydraNet& twin) {
+  torch::NoGradGuard no_grad;
+  for (auto& item : net->named_parameters())
+    if (item.key().find("norm") != std::string::npos) item.value().add_(torch::randn_like(item.value()) * 0.3);
+  const auto from = net->parameters();
+  auto to = twin->parameters();
+  for (std::size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
+}
+
+// The five heads of two forward passes side by side, named.
+std::array<std::pair<const char*, std::pair<torch::Tensor, torch::Tensor>>, 5> head_pairs(const Outputs& a,
+                                                                                         const Outputs& b) {
+  return {{{"policy", {a.policy, b.policy}},
+           {"value", {a.value, b.value}},
+           {"grp", {a.grp, b.grp}},
+           {"tenpai", {a.tenpai, b.tenpai}},
+           {"danger", {a.danger, b.danger}}}};
+}
+
 // bf16 autocast vs fp32 on the same weights and input. Tolerance: 5% of each head's largest
 // fp32 magnitude (bf16 keeps 8 significant bits, ~0.4% per op, through 4 blocks) and 0.02 on
 // policy probabilities. With bf16_norm the trunk's norms run on bf16 too (model.bf16_norm).
@@ -149,10 +171,7 @@ void compare_autocast(torch::Device device, bool bf16_norm = false, bool norm_as
   EXPECT_EQ(low.policy.scalar_type(), torch::kBFloat16);  // autocast really ran the heads in bf16
   EXPECT_EQ(net->stem->weight.scalar_type(), torch::kFloat);  // master weights stay fp32
   low = low.to_float();
-  const std::pair<const char*, std::pair<torch::Tensor, torch::Tensor>> heads[] = {
-      {"policy", {ref.policy, low.policy}}, {"value", {ref.value, low.value}}, {"grp", {ref.grp, low.grp}},
-      {"tenpai", {ref.tenpai, low.tenpai}}, {"danger", {ref.danger, low.danger}}};
-  for (const auto& [name, pair] : heads) {
+  for (const auto& [name, pair] : head_pairs(ref, low)) {
     const double err = ((pair.first - pair.second).abs().max() / pair.first.abs().max()).item<double>();
     std::printf("%s bf16 autocast: %-6s max |bf16 - fp32| / max |fp32| = %.3e\n", device.str().c_str(), name, err);
     EXPECT_LT(err, 0.05) << name;
@@ -191,14 +210,7 @@ TEST(Network, NormAsGroupsIsTheSameFunction) {
   HydraNet grouped(cfg);
   plain->init_weights(8);
   torch::manual_seed(9);
-  {
-    torch::NoGradGuard no_grad;
-    for (auto& item : plain->named_parameters())
-      if (item.key().find("norm") != std::string::npos) item.value().add_(torch::randn_like(item.value()) * 0.3);
-    const auto from = plain->parameters();
-    auto to = grouped->parameters();
-    for (std::size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
-  }
+  give_trained_norms(plain, grouped);
   const auto batch = testing::random_batch(8);
   const auto a = plain->forward(batch.obs, batch.ctx);
   Outputs b;
@@ -208,10 +220,7 @@ TEST(Network, NormAsGroupsIsTheSameFunction) {
                                     [](const ProfiledName& n) { return n.name == "aten::addcmul"; });
   ASSERT_NE(addcmul, profile.top.end());
   EXPECT_EQ(addcmul->calls, 2 * cfg.blocks + 1);
-  const std::pair<const char*, std::pair<torch::Tensor, torch::Tensor>> heads[] = {
-      {"policy", {a.policy, b.policy}}, {"value", {a.value, b.value}}, {"grp", {a.grp, b.grp}},
-      {"tenpai", {a.tenpai, b.tenpai}}, {"danger", {a.danger, b.danger}}};
-  for (const auto& [name, pair] : heads)
+  for (const auto& [name, pair] : head_pairs(a, b))
     EXPECT_LT((pair.first - pair.second).abs().max().item<double>(), 1e-4 * std::max(1.0, pair.first.abs().max().item<double>()))
         << name;
   (a.value.sum() + a.policy.logsumexp(1).sum()).backward();
@@ -241,15 +250,7 @@ TEST(Precision, Bf16NormsOnlyUnderAutocast) {
   plain->init_weights(4);
   low->init_weights(4);
   torch::manual_seed(6);
-  {
-    // Trained-looking affine parameters (the identity init is exact in bf16).
-    torch::NoGradGuard no_grad;
-    for (auto& item : plain->named_parameters())
-      if (item.key().find("norm") != std::string::npos) item.value().add_(torch::randn_like(item.value()) * 0.3);
-    const auto from = plain->parameters();
-    auto to = low->parameters();
-    for (std::size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
-  }
+  give_trained_norms(plain, low);  // the identity init is exact in bf16
   const auto batch = testing::random_batch(8);
   {
     torch::NoGradGuard no_grad;

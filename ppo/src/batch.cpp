@@ -22,7 +22,8 @@ RolloutTensors map_fields(const RolloutTensors& in, F f) {
   static constexpr torch::Tensor RolloutTensors::*kFields[] = {
       &RolloutTensors::obs,       &RolloutTensors::context, &RolloutTensors::legal,  &RolloutTensors::action,
       &RolloutTensors::logp,      &RolloutTensors::value,   &RolloutTensors::advantage,
-      &RolloutTensors::returns,   &RolloutTensors::tenpai,  &RolloutTensors::danger, &RolloutTensors::priv};
+      &RolloutTensors::returns,   &RolloutTensors::tenpai,  &RolloutTensors::danger, &RolloutTensors::priv,
+      &RolloutTensors::action_advantage, &RolloutTensors::old_probs};
   RolloutTensors r;
   for (const auto field : kFields) r.*field = (in.*field).defined() ? f(in.*field) : in.*field;
   return r;

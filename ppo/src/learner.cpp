@@ -87,6 +87,8 @@ LossInput loss_input(model::HydraNetImpl& net, const RolloutTensors& b, torch::D
   in.returns = b.returns;
   in.tenpai = b.tenpai;
   in.danger = b.danger;
+  in.action_advantage = b.action_advantage;
+  in.old_probs = b.old_probs;
   return in;
 }
 
@@ -126,10 +128,12 @@ Learner::Learner(const LearnerConfig& cfg, torch::Device device, game::MasterSee
   adamw.lr = cfg_.ppo.lr;
   adamw.weight_decay = cfg_.ppo.weight_decay;
   optimizer_ = model::make_adamw(*net_, adamw);
-  if (cfg_.ppo.critic == "privileged") {
+  if (cfg_.ppo.critic != "value_head") {
     model::CriticConfig cc;
     cc.blocks = cfg_.ppo.critic_blocks;
     cc.channels = cfg_.ppo.critic_channels;
+    cc.privileged = cfg_.ppo.critic == "privileged";
+    cc.action_values = expected_gradient();
     critic_ = model::CriticNet(cc);
     critic_->init_weights(game::u64(game::stream_key(master_, game::labels::critic_init).bytes()));
     critic_->to(device_);
@@ -138,7 +142,8 @@ Learner::Learner(const LearnerConfig& cfg, torch::Device device, game::MasterSee
     critic_adamw.lr = cfg_.ppo.critic_lr;
     critic_adamw.weight_decay = cfg_.ppo.weight_decay;
     critic_optimizer_ = model::make_adamw(*critic_, critic_adamw);
-    log::info("ppo: privileged critic, {} blocks x {} channels, {} parameters", cc.blocks, cc.channels,
+    log::info("ppo: {} critic{}, {} blocks x {} channels, {} parameters", cfg_.ppo.critic,
+              cc.action_values ? " with action values (expected policy gradient)" : "", cc.blocks, cc.channels,
               model::count_parameters(*critic_));
   }
 }
@@ -192,11 +197,13 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
   // The baseline: V_old of the acting snapshot, or the privileged critic's V now (it sees the
   // hidden state; any baseline that does not depend on the action leaves the gradient unbiased).
   std::vector<float> baseline = rollout.value;
+  torch::Tensor critic_out;  // [N,1] V or [N,47] [V | D] of the critic
   if (has_critic()) {
-    if (!host.priv.defined())
+    if (critic_->config().privileged && !host.priv.defined())
       throw Error("ppo.critic = privileged, but the rollout carries no privileged planes (the actors must be "
                   "configured with the same ppo.critic)");
-    const auto v = critic_forward(host, model::autocast_enabled(cfg_.model, device_.type())).cpu().contiguous();
+    critic_out = critic_forward(host, model::autocast_enabled(cfg_.model, device_.type())).cpu();
+    const auto v = critic_out.select(1, 0).contiguous();
     baseline.assign(v.data_ptr<float>(), v.data_ptr<float>() + n);
   }
   std::vector<float> advantage(un), returns(un);
@@ -237,6 +244,19 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
   }
   host.advantage = torch::from_blob(advantage.data(), {n}, torch::kFloat).clone();
   host.returns = torch::from_blob(returns.data(), {n}, torch::kFloat).clone();
+  if (expected_gradient()) {
+    // The expected policy gradient: the critic's action advantages D(s, a) - sum_b pi(b) D(s, b)
+    // under the policy as it stands (on-policy in expectation over the action, so no
+    // behaviour probabilities are needed), scaled so that their pi-weighted second moment over
+    // the rollout is 1 (the sampled form's normalised advantages have variance 1) and clipped.
+    host.old_probs = policy_probs(host);
+    const auto d = critic_out.slice(1, 1);
+    auto centred = d - (host.old_probs * d).sum(1, /*keepdim=*/true);
+    centred = torch::where(host.legal, centred, torch::zeros_like(centred));
+    const double scale = std::sqrt((host.old_probs * centred.pow(2)).sum(1).mean().item<double>());
+    stats.action_adv_std = scale;
+    host.action_advantage = (centred / (scale + 1e-8)).clamp(-ppo.adv_clip, ppo.adv_clip);
+  }
   return host.to(device_);
 }
 
@@ -429,7 +449,8 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
   std::vector<torch::Tensor> params;
   for (const auto& p : net_->parameters())
     if (p.requires_grad()) params.push_back(p);
-  const auto adv = normalize_advantages(data.advantage, cfg_.ppo.adv_clip);
+  const auto adv = data.action_advantage.defined() ? data.action_advantage
+                                                  : normalize_advantages(data.advantage, cfg_.ppo.adv_clip);
   std::vector<torch::Tensor> sum(params.size()), half_a(params.size()), half_b(params.size());
   std::int64_t size_a = 0;
   for (std::int64_t k = 0; k < chunks; k += 2) size_a += cuts[static_cast<std::size_t>(k + 1)] - cuts[ix(k)];
@@ -444,8 +465,15 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
     const auto b = data.select(idx);
     const auto logits = tempered(forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat),
                                  cfg_.temperature);
-    const auto logp = model::masked_log_softmax(logits, b.legal).gather(1, b.action.unsqueeze(1)).squeeze(1);
-    const auto loss = -(adv.slice(0, lo, hi) * logp).mean();
+    const auto logp_all = model::masked_log_softmax(logits, b.legal);
+    // The policy term at ratio 1: -A log pi(a) of the sampled action, or its expectation over
+    // the actions (the same value and gradient as expected_surrogate at pi = pi_old).
+    const auto loss =
+        data.action_advantage.defined()
+            ? -torch::where(b.legal, b.old_probs * adv.slice(0, lo, hi) * logp_all, torch::zeros_like(logp_all))
+                   .sum(1)
+                   .mean()
+            : -(adv.slice(0, lo, hi) * logp_all.gather(1, b.action.unsqueeze(1)).squeeze(1)).mean();
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                              /*allow_unused=*/true);
     const auto rows = static_cast<double>(hi - lo);
@@ -494,12 +522,19 @@ double Learner::train_critic(const RolloutTensors& data, bool autocast) {
     const auto order_t = epoch_order(master_, game::labels::critic_order, updates_, epoch, n, device_);
     for (std::int64_t k = 0; k < batches; ++k) {
       const auto b = data.select(order_t.slice(0, k * n / batches, (k + 1) * n / batches));
-      torch::Tensor v;
+      torch::Tensor out;
       {
         model::AutocastGuard guard(device_.type(), autocast);
-        v = critic_->forward(b.obs, b.priv, b.context);
+        out = critic_->forward(b.obs, b.priv, b.context).to(torch::kFloat);
       }
-      const auto loss = (v.to(torch::kFloat).squeeze(1) - b.returns).pow(2).mean();
+      const auto v = out.select(1, 0);
+      auto loss = (v - b.returns).pow(2).mean();
+      // Action values: V + D(a) of the action played learns the same return, with V held, so D
+      // learns what the action added to the return beyond V (its advantage under the policy).
+      if (out.size(1) > 1) {
+        const auto d = out.slice(1, 1).gather(1, b.action.unsqueeze(1)).squeeze(1);
+        loss = loss + (v.detach() + d - b.returns).pow(2).mean();
+      }
       critic_optimizer_->zero_grad();
       loss.backward();
       model::clip_gradients(critic_->parameters(), cfg_.ppo.grad_clip);
@@ -518,19 +553,36 @@ torch::Tensor Learner::critic_forward(const RolloutTensors& data, bool autocast)
   for (std::int64_t lo = 0; lo < n; lo += cfg_.ppo.minibatch) {
     const std::int64_t hi = std::min<std::int64_t>(n, lo + cfg_.ppo.minibatch);
     model::AutocastGuard guard(device_.type(), autocast);
-    parts.push_back(critic_->forward(data.obs.slice(0, lo, hi).to(device_), data.priv.slice(0, lo, hi).to(device_),
-                                     data.context.slice(0, lo, hi).to(device_))
-                        .to(torch::kFloat)
-                        .squeeze(1));
+    const auto priv = data.priv.defined() ? data.priv.slice(0, lo, hi).to(device_) : torch::Tensor();
+    parts.push_back(
+        critic_->forward(data.obs.slice(0, lo, hi).to(device_), priv, data.context.slice(0, lo, hi).to(device_))
+            .to(torch::kFloat));
   }
-  if (parts.empty()) return torch::zeros({0}, torch::TensorOptions().device(device_));
+  if (parts.empty()) return torch::zeros({0, 1}, torch::TensorOptions().device(device_));
+  return torch::cat(parts);
+}
+
+torch::Tensor Learner::policy_probs(const RolloutTensors& data) {
+  torch::NoGradGuard no_grad;
+  const std::int64_t n = data.size();
+  const bool autocast = model::autocast_enabled(cfg_.model, device_.type());
+  std::vector<torch::Tensor> parts;
+  for (std::int64_t lo = 0; lo < n; lo += cfg_.ppo.minibatch) {
+    const std::int64_t hi = std::min<std::int64_t>(n, lo + cfg_.ppo.minibatch);
+    const auto b = data.select(torch::arange(lo, hi, torch::kLong)).to(device_);
+    const auto logits = tempered(forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat), cfg_.temperature);
+    parts.push_back(torch::where(b.legal, model::masked_log_softmax(logits, b.legal).exp(), torch::zeros_like(logits))
+                        .cpu());
+  }
+  if (parts.empty()) return torch::zeros({0, model::kActions});
   return torch::cat(parts);
 }
 
 torch::Tensor Learner::critic_values(const selfplay::Rollout& rollout) {
-  if (!has_critic()) throw Error("ppo: no privileged critic (ppo.critic is not privileged)");
+  if (!has_critic()) throw Error("ppo: no critic network (ppo.critic is value_head)");
   auto data = rollout_tensors(rollout);
-  if (!data.priv.defined()) throw Error("ppo: the rollout carries no privileged planes");
+  if (critic_->config().privileged && !data.priv.defined())
+    throw Error("ppo: the rollout carries no privileged planes");
   return critic_forward(data, model::autocast_enabled(cfg_.model, device_.type())).cpu();
 }
 
@@ -577,7 +629,8 @@ void Learner::save_state(model::CheckpointData& out) const {
   out.scheduler = schedule_.to_json();
   out.extra["ppo"] = {{"updates", updates_}, {"reward_norm", reward_norm_.to_json()}};
   if (has_critic()) {
-    out.extra["ppo"]["critic"] = {{"privileged_layout", encoder::kPrivilegedVersion}};
+    out.extra["ppo"]["critic"] = {{"inputs", cfg_.ppo.critic}, {"action_values", critic_->config().action_values}};
+    if (critic_->config().privileged) out.extra["ppo"]["critic"]["privileged_layout"] = encoder::kPrivilegedVersion;
     model::save_prefixed(*critic_, "critic.", out);
     // Its AdamW moments, serialised as torch writes an optimizer, in one byte tensor.
     torch::serialize::OutputArchive archive;
@@ -600,11 +653,20 @@ void Learner::restore_state(const model::CheckpointData& in) {
   const auto updates = ppo.at("updates").get<std::int64_t>();
   auto norm = RewardNormalizer::from_json(ppo.at("reward_norm"));
   if (has_critic()) {
-    if (!ppo.contains("critic") || !ppo.at("critic").is_object() ||
-        ppo.at("critic").value("privileged_layout", -1) != encoder::kPrivilegedVersion)
-      throw Error("checkpoint PPO state: no privileged critic of layout version " +
-                  std::to_string(encoder::kPrivilegedVersion) +
-                  " (field 'extra.ppo.critic'): it was written with another ppo.critic; resume with that setting");
+    // Checkpoints from before the observed critic name no inputs: they hold a privileged one.
+    const bool ok = ppo.contains("critic") && ppo.at("critic").is_object() &&
+                    ppo.at("critic").value("inputs", std::string("privileged")) == cfg_.ppo.critic &&
+                    ppo.at("critic").value("action_values", false) == critic_->config().action_values &&
+                    (!critic_->config().privileged ||
+                     ppo.at("critic").value("privileged_layout", -1) == encoder::kPrivilegedVersion);
+    if (!ok)
+      throw Error("checkpoint PPO state: no " + cfg_.ppo.critic + " critic" +
+                  (critic_->config().action_values ? " with action values" : "") +
+                  (critic_->config().privileged
+                       ? " of privileged layout version " + std::to_string(encoder::kPrivilegedVersion)
+                       : std::string()) +
+                  " (field 'extra.ppo.critic'): it was written with another ppo.critic or ppo.policy_gradient; "
+                  "resume with those settings");
     model::load_prefixed(*critic_, "critic.", in, "the checkpoint");
     const auto it = in.tensors.find("critic_optimizer");
     if (it == in.tensors.end()) throw Error("checkpoint PPO state: missing tensor 'critic_optimizer'");
@@ -652,6 +714,7 @@ metrics::Scalars UpdateStats::scalars() const {
       {"perf/learner_samples_per_s", rate},
   };
   if (critic_loss > 0) out.emplace_back("loss/critic", critic_loss);
+  if (action_adv_std > 0) out.emplace_back("ppo/action_adv_std", action_adv_std);
   if (noise_measured) {
     out.emplace_back("ppo/grad_signal", grad_signal);
     out.emplace_back("ppo/grad_noise", grad_noise);

@@ -53,6 +53,20 @@ torch::Tensor tenpai_labels(const torch::Tensor& waits) {
 
 torch::Tensor danger_labels(const torch::Tensor& waits) { return tile_bits(waits).to(torch::kFloat); }
 
+torch::Tensor expected_surrogate(const torch::Tensor& logp_all, const torch::Tensor& legal,
+                                 const torch::Tensor& action_advantage, const torch::Tensor& old_probs, double clip) {
+  // pi_old(a) r_a = pi(a): the unclipped term is pi(a) A_a itself. The ratio of the clipped term
+  // is bounded before exp() so that an action pi_old gave (almost) no mass cannot overflow; where
+  // it is clipped its gradient is 0 anyway. Illegal actions carry A = 0 and pi_old = 0.
+  const auto old_logp = old_probs.clamp_min(1e-30).log();
+  const auto log_ratio = torch::where(legal, logp_all - old_logp, torch::zeros_like(logp_all)).clamp_max(30.0);
+  const auto ratio = log_ratio.exp();
+  const auto probs = torch::where(legal, logp_all.exp(), torch::zeros_like(logp_all));
+  const auto surrogate = probs * action_advantage;
+  const auto clipped = old_probs * ratio.clamp(1.0 - clip, 1.0 + clip) * action_advantage;
+  return torch::min(surrogate, clipped).sum(-1);
+}
+
 LossSettings LossSettings::from_config(const config::ModelConfig& model, const config::PpoConfig& ppo,
                                        double temperature) {
   LossSettings s;
@@ -78,15 +92,15 @@ namespace {
 // decision depends on is summed over the ranks first.
 // The tempered logits (the anchor's too) and the probability ratio of the taken actions.
 struct PolicyParts {
-  torch::Tensor logits, anchor_logits, log_ratio, ratio;
+  torch::Tensor logits, anchor_logits, logp_all, log_ratio, ratio;
 };
 
 PolicyParts policy_parts(const LossInput& in, const LossSettings& settings) {
   PolicyParts p;
   p.logits = tempered(in.out.policy, settings.temperature);
   if (in.anchor_logits.defined()) p.anchor_logits = tempered(in.anchor_logits, settings.temperature);
-  const auto logp_all = model::masked_log_softmax(p.logits, in.legal);
-  const auto logp = logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
+  p.logp_all = model::masked_log_softmax(p.logits, in.legal);
+  const auto logp = p.logp_all.gather(1, in.action.unsqueeze(1)).squeeze(1);
   p.log_ratio = logp - in.old_logp;
   p.ratio = p.log_ratio.exp();
   return p;
@@ -111,7 +125,8 @@ LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
   const double count = static_cast<double>(in.global_count);
   HYDRA_CHECK(in.global_count > 0, "ppo_loss: a data-parallel minibatch needs its global count");
   const double share = static_cast<double>(in.advantage.size(0)) / count;
-  const auto [logits, anchor_logits, log_ratio, ratio] = policy_parts(in, settings);
+  HYDRA_CHECK(!in.action_advantage.defined(), "ppo_loss: the expected policy gradient is not data-parallel");
+  const auto [logits, anchor_logits, logp_all, log_ratio, ratio] = policy_parts(in, settings);
   LossTerms t;
   const auto entropy = masked_entropy(logits, in.legal);
   // First reduction: what the loss itself depends on (advantage moments, mean entropies).
@@ -204,13 +219,19 @@ LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
 LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   HYDRA_CHECK(in.out.policy.defined() && in.out.value.defined(), "ppo_loss: missing policy or value output");
   if (in.reduce) return ppo_loss_shard(in, settings);
-  const auto [logits, anchor_logits, log_ratio, ratio] = policy_parts(in, settings);
+  HYDRA_CHECK(in.action_advantage.defined() == in.old_probs.defined(),
+              "ppo_loss: action advantages and pi_old over all actions come together");
+  const auto [logits, anchor_logits, logp_all, log_ratio, ratio] = policy_parts(in, settings);
   LossTerms t;
-  const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip)
-                                                 : in.advantage;
-  const auto surrogate = ratio * adv;
-  const auto clipped = ratio.clamp(1.0 - settings.clip, 1.0 + settings.clip) * adv;
-  t.policy = -torch::min(surrogate, clipped).mean();
+  if (in.action_advantage.defined()) {
+    t.policy = -expected_surrogate(logp_all, in.legal, in.action_advantage, in.old_probs, settings.clip).mean();
+  } else {
+    const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip)
+                                                   : in.advantage;
+    const auto surrogate = ratio * adv;
+    const auto clipped = ratio.clamp(1.0 - settings.clip, 1.0 + settings.clip) * adv;
+    t.policy = -torch::min(surrogate, clipped).mean();
+  }
   t.value = model::value_loss(in.out.value, in.returns);
   t.entropy = masked_entropy(logits, in.legal).mean();
   if (settings.entropy_target > 0) {

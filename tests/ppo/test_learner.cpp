@@ -548,6 +548,53 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
   fs::remove(file.string() + ".sha256");
 }
 
+// The observed critic with action values (ppo.policy_gradient = expected) needs no privileged
+// planes; a checkpoint holds it, the next update after a restore is identical, and a run with
+// another critic cannot resume it.
+TEST(Learner, ExpectedGradientCriticSaveRestoreGivesAnIdenticalNextUpdate) {
+  auto cfg = small_config();
+  cfg.ppo.critic = "observed";
+  cfg.ppo.policy_gradient = "expected";
+  cfg.ppo.critic_blocks = 1;
+  cfg.ppo.critic_channels = 32;
+  const fs::path file = fs::temp_directory_path() / ("hydra-ppo-qcritic-" + std::to_string(::getpid()) + ".ckpt");
+  Learner a(learner_config(cfg), torch::kCPU, MasterSeed{9});
+  ASSERT_TRUE(a.has_critic());
+  const auto first = a.update(plain_rollout(a, 64, 21));
+  EXPECT_EQ(first.action_adv_std, 0.0) << "the untrained action values are 0";
+  hydra::model::CheckpointData data;
+  a.save_state(data);
+  hydra::model::save_checkpoint(file, data, a.net(), &a.optimizer());
+  const auto r2 = plain_rollout(a, 64, 22);
+  const auto vd = a.critic_values(r2);
+  ASSERT_EQ(vd.size(1), 1 + hydra::model::kActions);
+  EXPECT_GT(vd.slice(1, 1).abs().max().item<double>(), 0.0) << "one update taught the action values something";
+  const auto next_a = a.update(r2);
+  EXPECT_GT(next_a.action_adv_std, 0.0);
+
+  Learner b(learner_config(cfg), torch::kCPU, MasterSeed{9});
+  hydra::model::LoadOptions options;
+  options.restore_rng = false;
+  b.restore_state(hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options));
+  const auto next_b = b.update(r2);
+  expect_same(next_a, next_b);
+  EXPECT_EQ(next_a.action_adv_std, next_b.action_adv_std);
+  EXPECT_TRUE(torch::equal(a.critic_values(r2), b.critic_values(r2)));
+
+  auto privileged = small_config();
+  privileged.ppo.critic = "privileged";
+  privileged.ppo.critic_blocks = 1;
+  privileged.ppo.critic_channels = 32;
+  Learner c(learner_config(privileged), torch::kCPU, MasterSeed{9});
+  EXPECT_THROW(c.restore_state(data), hydra::Error) << "a privileged critic";
+  auto values_only = cfg;
+  values_only.ppo.policy_gradient = "sampled";
+  Learner d(learner_config(values_only), torch::kCPU, MasterSeed{9});
+  EXPECT_THROW(d.restore_state(data), hydra::Error) << "a critic without action values";
+  fs::remove(file);
+  fs::remove(file.string() + ".sha256");
+}
+
 // Data-parallel replicas (docs/DISTRIBUTED.md): two ranks on localhost (threads, each with its
 // own Gloo group, as two processes would hold them), each with its own rollout, against one
 // learner on the two rollouts concatenated in rank order.

@@ -133,6 +133,51 @@ TEST(PpoLoss, ClippedSamplesGiveNoPolicyGradient) {
   EXPECT_EQ(b.logits.grad().abs().sum().item<double>(), 0.0);
 }
 
+// The expected policy gradient (ppo.policy_gradient = expected). Row 2 of the tiny batch (four
+// legal actions, p = 1/4 each) with pi_old = p and action advantages A = (1, -1, 0.5, -0.5):
+// the term is sum_a pi_old(a) r_a A_a = sum_a p_a A_a = 0, and its gradient with respect to the
+// logits at pi = pi_old is sum_a grad pi(a) A_a, i.e. d/dz_b = p_b (A_b - sum_a p_a A_a) =
+// A_b / 4 on the legal actions and 0 elsewhere, whatever action was sampled.
+TEST(PpoLoss, ExpectedPolicyGradientByHand) {
+  auto b = tiny_batch();
+  const auto r = torch::tensor({2}, torch::kLong);
+  const auto logits = b.logits.index_select(0, r).clone().requires_grad_(true);
+  LossInput in = input(b);
+  in.out.policy = logits;
+  in.out.value = b.value.index_select(0, r);
+  in.legal = b.legal.index_select(0, r);
+  in.action = b.action.index_select(0, r);
+  in.old_logp = torch::tensor({std::log(0.25f)});
+  in.advantage = torch::tensor({123.0f});  // only reported: the expected form ignores it
+  in.returns = b.returns.index_select(0, r);
+  in.action_advantage = torch::zeros({1, kActions});
+  in.action_advantage[0].slice(0, 0, 4).copy_(torch::tensor({1.0f, -1.0f, 0.5f, -0.5f}));
+  in.old_probs = torch::zeros({1, kActions});
+  in.old_probs[0].slice(0, 0, 4).fill_(0.25f);
+  auto s = raw_advantages();
+  s.entropy_coef = 0;
+  const auto terms = ppo_loss(in, s);
+  EXPECT_NEAR(item(terms.policy), 0.0, 1e-7);
+  terms.policy.backward();
+  const auto g = logits.grad()[0];
+  const float want[4] = {-0.25f, 0.25f, -0.125f, 0.125f};  // the loss is minus the term
+  for (int a = 0; a < 4; ++a) EXPECT_NEAR(g[a].item<double>(), want[a], 1e-6) << "action " << a;
+  EXPECT_EQ(g.slice(0, 4).abs().sum().item<double>(), 0.0) << "illegal actions get no gradient";
+
+  // Clipping per action, A = (1, -1, 0.5, -0.25), pi_old = (0.2, 0.3, 0.25, 0.25) against p = 1/4:
+  // r_0 = 1.25 > 1.1 with A_0 > 0 and r_1 = 0.83 < 0.9 with A_1 < 0, so for both the clipped term
+  // (constant) is the minimum and they push nothing; 2 and 3 (r = 1) still do. With U = {2, 3}
+  // and S = sum over U of p_a A_a = (0.5 - 0.25) / 4, d/dz_b = -p_b (A_b [b in U] - S).
+  const auto logits2 = b.logits.index_select(0, r).clone().requires_grad_(true);
+  in.out.policy = logits2;
+  in.action_advantage[0].slice(0, 0, 4).copy_(torch::tensor({1.0f, -1.0f, 0.5f, -0.25f}));
+  in.old_probs[0].slice(0, 0, 4).copy_(torch::tensor({0.2f, 0.3f, 0.25f, 0.25f}));
+  ppo_loss(in, s).policy.backward();
+  const double sum_u = (0.5 - 0.25) / 4.0;
+  const double want2[4] = {0.25 * sum_u, 0.25 * sum_u, -0.25 * (0.5 - sum_u), -0.25 * (-0.25 - sum_u)};
+  for (int a = 0; a < 4; ++a) EXPECT_NEAR(logits2.grad()[0][a].item<double>(), want2[a], 1e-6) << "action " << a;
+}
+
 TEST(PpoLoss, AdvantageNormalisation) {
   // mean 2.5, population std sqrt(1.25): (1 - 2.5) / 1.1180340 = -1.3416408 etc.
   const auto a = normalize_advantages(torch::tensor({1.0f, 2.0f, 3.0f, 4.0f}), 5.0);

@@ -193,7 +193,8 @@ struct PpoConfig {
   std::string anchor;           // KL anchor checkpoint; "" = `init` when set, "none" = no anchor
   // The baseline of the advantages (docs/PPO.md "Privileged critic"): "value_head" = the policy
   // network's own value head; "privileged" = a separate critic network that also sees the
-  // privileged planes (the other hands, the wall), trained beside the policy and never read by it.
+  // privileged planes (the other hands, the wall), trained beside the policy and never read by it;
+  // "observed" = the same separate network on the seat's own observation only.
   std::string critic = "value_head";
   int critic_blocks = 2;        // SE-ResBlocks of the privileged critic
   int critic_channels = 64;     // its channels (a multiple of 32)
@@ -207,6 +208,11 @@ struct PpoConfig {
   // with a second action b of the same policy on the same walls and random streams (the actors
   // play the branches; decisions without one carry no policy gradient). The value targets stay GAE's.
   std::string advantage = "gae";
+  // The policy-gradient estimator (docs/PPO.md "Expected policy gradient"): "sampled" = the
+  // advantage of the action played times grad log pi(a); "expected" = sum over the legal actions
+  // of grad pi(a) times the critic's action advantage D(s, a) - sum_b pi(b) D(s, b), with no
+  // sampling noise from the action (needs a separate critic, ppo.critic privileged or observed).
+  std::string policy_gradient = "sampled";
 
   template <class V>
   void visit(V& v) {
@@ -242,8 +248,10 @@ struct PpoConfig {
       Range{0, 10000000});
     v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
     v("anchor", anchor, "KL anchor checkpoint (empty: ppo.init when set; none: no anchor)");
-    v("critic", critic, "advantage baseline: the policy's value head, or a privileged critic network",
-      OneOf{"value_head", "privileged"});
+    v("critic", critic,
+      "advantage baseline: the policy's value head, or a separate critic network with (privileged) or "
+      "without (observed) the hidden state",
+      OneOf{"value_head", "privileged", "observed"});
     v("critic_blocks", critic_blocks, "SE-ResBlocks of the privileged critic", Range{0, 64});
     v("critic_channels", critic_channels, "channels of the privileged critic (multiple of 32)", Range{32, 1024});
     v("critic_lr", critic_lr, "learning rate of the privileged critic", Range{0.0, 10.0});
@@ -253,6 +261,10 @@ struct PpoConfig {
     v("advantage", advantage,
       "policy advantages: GAE, or paired branches (the kyoku played on twice from a decision, R(a) - R(b))",
       OneOf{"gae", "paired"});
+    v("policy_gradient", policy_gradient,
+      "policy-gradient estimator: the sampled action's advantage, or the expectation over every legal action "
+      "of the critic's action advantages (needs ppo.critic privileged or observed)",
+      OneOf{"sampled", "expected"});
   }
 };
 

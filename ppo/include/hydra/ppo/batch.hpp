@@ -22,7 +22,11 @@ struct RolloutTensors {
   torch::Tensor returns;    // [N] float, value targets (filled by the learner)
   torch::Tensor tenpai;     // [N,3] float 0/1
   torch::Tensor danger;     // [N,3,34] float 0/1
-  torch::Tensor priv;       // [N,33,34] float privileged planes (only when the rollout has them)
+  torch::Tensor priv;       // [N,37,34] float privileged planes (only when the rollout has them)
+  // ppo.policy_gradient = expected (filled by the learner): the normalised action advantages of
+  // the critic [N,46] (0 on illegal actions) and the policy pi_old over all actions [N,46].
+  torch::Tensor action_advantage;
+  torch::Tensor old_probs;
 
   std::int64_t size() const { return action.defined() ? action.size(0) : 0; }
   RolloutTensors to(const torch::Device& device) const;

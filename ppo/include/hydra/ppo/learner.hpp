@@ -46,7 +46,10 @@ struct UpdateStats {
   // The same against the Monte Carlo returns (the rewards to the episode's end, lambda = 1): it
   // does not lean on the baseline itself, so runs with different baselines and lambdas compare.
   double explained_variance_mc = 0;
-  double critic_loss = 0;        // MSE of the privileged critic to the returns (0 without one)
+  double critic_loss = 0;        // MSE of the critic to the returns (0 without one; with action values plus D's)
+  // ppo.policy_gradient = expected: the pi-weighted std of the critic's action advantages over
+  // the rollout (normalised reward units) before they are scaled to 1; 0 otherwise.
+  double action_adv_std = 0;
   double tenpai_loss = 0;
   double danger_loss = 0;
   double kl_anchor = 0;          // KL(pi || anchor); 0 without an anchor
@@ -75,7 +78,7 @@ struct UpdateStats {
 
   // Tags: loss/policy, loss/value, loss/entropy, loss/tenpai, loss/danger, loss/kl_anchor,
   // ppo/approx_kl, ppo/approx_kl_first, ppo/approx_kl_start, ppo/clip_fraction, ppo/explained_variance,
-  // ppo/explained_variance_mc, loss/critic,
+  // ppo/explained_variance_mc, loss/critic, ppo/action_adv_std (expected policy gradient),
   // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
   // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,
   // ppo/adv_std, ppo/paired_share, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
@@ -143,8 +146,11 @@ class Learner {
   std::int64_t updates() const { return updates_; }
   bool has_anchor() const { return !anchor_.is_empty(); }
   bool has_critic() const { return !critic_.is_empty(); }
-  // V of the privileged critic for every decision (no autograd), in normalised reward units; the
-  // rollout must carry privileged planes. For tests and diagnostics.
+  // ppo.policy_gradient = expected: the policy learns from the critic's action values.
+  bool expected_gradient() const { return cfg_.ppo.policy_gradient == "expected"; }
+  // The critic's outputs for every decision (no autograd), in normalised reward units: [N,1] V,
+  // or [N,47] [V | D(46 actions)] with action values; a privileged critic's rollout must carry
+  // privileged planes. For tests and diagnostics.
   torch::Tensor critic_values(const selfplay::Rollout& rollout);
   const RewardNormalizer& reward_normalizer() const { return reward_norm_; }
   const model::WarmupCosine& schedule() const { return schedule_; }
@@ -168,8 +174,12 @@ class Learner {
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
   // ppo.critic_epochs passes of the critic over `data` toward its returns; the mean MSE.
   double train_critic(const RolloutTensors& data, bool autocast);
-  // V of the critic on the device rows of `data` in batches of ppo.minibatch (no autograd).
+  // The critic's [V] or [V | D] on the device rows of `data` in batches of ppo.minibatch (no
+  // autograd), [N,1] or [N,47].
   torch::Tensor critic_forward(const RolloutTensors& data, bool autocast);
+  // pi_T over all 46 actions [N,46] (0 where illegal) of the network as it stands, for host rows
+  // `data` in batches of ppo.minibatch (no autograd), on the host.
+  torch::Tensor policy_probs(const RolloutTensors& data);
   // Fills grad_signal and grad_noise of `stats`: the policy-gradient term of the loss at the
   // current weights (ratio 1, advantages normalised over the whole rollout), its gradient on
   // chunks of whole games (`games`: the rollout's game index per decision; consecutive chunks of
@@ -189,7 +199,7 @@ class Learner {
   model::HydraNet net_{nullptr};
   model::HydraNet anchor_{nullptr};
   std::unique_ptr<torch::optim::AdamW> optimizer_;
-  // The privileged critic (ppo.critic = privileged) and its optimizer; null otherwise.
+  // The separate critic (ppo.critic = privileged or observed) and its optimizer; null otherwise.
   model::CriticNet critic_{nullptr};
   std::unique_ptr<torch::optim::AdamW> critic_optimizer_;
   model::WarmupCosine schedule_;

@@ -46,6 +46,14 @@ struct LossInput {
   torch::Tensor tenpai;        // optional [B,3] labels (tenpai_labels)
   torch::Tensor danger;        // optional [B,3,34] labels (danger_labels)
   torch::Tensor anchor_logits; // optional [B,46] policy logits of the anchor network
+  // Expected policy gradient (ppo.policy_gradient = expected), both or neither: the action
+  // advantages [B,46] (normalised by the learner, 0 on illegal actions; `advantage` is then only
+  // reported) and pi_old over all actions [B,46]. The policy term becomes
+  // -mean over rows of sum_a pi_old(a) min(r_a A_a, clip(r_a, 1 - eps, 1 + eps) A_a), r_a =
+  // pi(a) / pi_old(a): the clipped surrogate in expectation over the action instead of at the
+  // sampled one. Its gradient at pi = pi_old is -sum_a grad pi(a) A_a. Not data-parallel.
+  torch::Tensor action_advantage;
+  torch::Tensor old_probs;
   // Data-parallel training (docs/DISTRIBUTED.md): these B samples are this rank's part of one
   // minibatch of `global_count` samples over all ranks (B may be 0), and `reduce` sums small
   // tensors over the ranks in place. Every batch statistic (the advantage normalisation, the
@@ -86,7 +94,7 @@ struct LossTerms {
   //         + kl_anchor_coef * kl_anchor + w_tenpai * tenpai + w_danger * danger
   //         (the last three only when defined; value_only: value_coef * value alone)
   torch::Tensor total;
-  torch::Tensor policy;     // -mean min(r A, clip(r, 1 - eps, 1 + eps) A)
+  torch::Tensor policy;     // -mean min(r A, clip(r, 1 - eps, 1 + eps) A) (or its expectation over actions)
   torch::Tensor value;      // mean (V - R)^2
   torch::Tensor entropy;    // mean masked entropy
   torch::Tensor entropy_target;  // the target used (0-d); undefined without one
@@ -99,5 +107,10 @@ struct LossTerms {
 };
 
 LossTerms ppo_loss(const LossInput& in, const LossSettings& settings);
+
+// The expected form's per-row term sum_a pi_old(a) min(r_a A_a, clip(r_a) A_a) [B] from the
+// policy's tempered masked log-probabilities [B,46] (see LossInput::action_advantage).
+torch::Tensor expected_surrogate(const torch::Tensor& logp_all, const torch::Tensor& legal,
+                                 const torch::Tensor& action_advantage, const torch::Tensor& old_probs, double clip);
 
 }  // namespace hydra::ppo

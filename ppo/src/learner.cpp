@@ -529,11 +529,12 @@ double Learner::train_critic(const RolloutTensors& data, bool autocast) {
       }
       const auto v = out.select(1, 0);
       auto loss = (v - b.returns).pow(2).mean();
-      // Action values: V + D(a) of the action played learns the same return, with V held, so D
-      // learns what the action added to the return beyond V (its advantage under the policy).
+      // Action values: D(a) of the action played learns the rollout's GAE advantage of that
+      // decision (ppo.lambda, before normalisation), the estimate the sampled form would have
+      // used; D is the regression of those samples on the decision, their mean over similar ones.
       if (out.size(1) > 1) {
         const auto d = out.slice(1, 1).gather(1, b.action.unsqueeze(1)).squeeze(1);
-        loss = loss + (v.detach() + d - b.returns).pow(2).mean();
+        loss = loss + (d - b.advantage).pow(2).mean();
       }
       critic_optimizer_->zero_grad();
       loss.backward();

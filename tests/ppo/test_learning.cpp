@@ -627,7 +627,7 @@ TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
 
 // One observation, two legal actions, reward 0.3 [a = 0] + z with z = +-1 a coin nobody sees.
 // With ppo.policy_gradient = expected the observed critic's action values learn D(0) - D(1) =
-// E[R | a = 0] - E[R | a = 1] = 0.3 from the sampled returns, and the policy's gradient is
+// E[R | a = 0] - E[R | a = 1] = 0.3 from the sampled advantages (lambda 1: R - V), and the policy's gradient is
 // sum_a grad pi(a) A(a): the same for every decision of the one observation (no noise from the
 // action or from z), equal to the true gradient 0.3 pi(0) grad log pi(0) once D has learned.
 // Then the policy moves toward action 0.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -501,13 +502,37 @@ TEST(Learner, PairedAdvantagesReplaceGaeForThePolicy) {
   EXPECT_LT(gain2, gain3);
 }
 
+namespace {
+
+// small_config with a one-block critic of 32 channels (ppo.critic = `critic`).
+Config small_critic_config(const std::string& critic) {
+  auto cfg = small_config();
+  cfg.ppo.critic = critic;
+  cfg.ppo.critic_blocks = 1;
+  cfg.ppo.critic_channels = 32;
+  return cfg;
+}
+
+hydra::model::LoadOptions without_rng() {
+  hydra::model::LoadOptions options;
+  options.restore_rng = false;
+  return options;
+}
+
+// A learner of `cfg` (master seed 9) resumed from the checkpoint `file`: network, optimizer and
+// PPO state.
+std::unique_ptr<Learner> resumed(const Config& cfg, const fs::path& file) {
+  auto b = std::make_unique<Learner>(learner_config(cfg), torch::kCPU, MasterSeed{9});
+  b->restore_state(hydra::model::load_checkpoint(file, &b->net(), &b->optimizer(), without_rng()));
+  return b;
+}
+
+}  // namespace
+
 // With the privileged critic, a checkpoint holds the critic and its optimizer: the next update
 // after a restore is identical, critic included.
 TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
-  auto cfg = small_config();
-  cfg.ppo.critic = "privileged";
-  cfg.ppo.critic_blocks = 1;
-  cfg.ppo.critic_channels = 32;
+  const auto cfg = small_critic_config("privileged");
   const auto with_priv = [](Rollout r, std::uint64_t seed) {
     auto gen = at::detail::createCPUGenerator(seed);
     const auto planes = (torch::rand({static_cast<std::int64_t>(r.size()), hydra::encoder::kPrivilegedSize}, gen) < 0.1)
@@ -527,23 +552,20 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
   const auto r2 = with_priv(plain_rollout(a, 64, 22), 2);
   const auto next_a = a.update(r2);
 
-  Learner b(learner_config(cfg), torch::kCPU, MasterSeed{9});
-  hydra::model::LoadOptions options;
-  options.restore_rng = false;
-  b.restore_state(hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options));
-  const auto next_b = b.update(r2);
+  const auto b = resumed(cfg, file);
+  const auto next_b = b->update(r2);
   expect_same(next_a, next_b);
   EXPECT_EQ(next_a.critic_loss, next_b.critic_loss);
-  EXPECT_TRUE(torch::equal(a.critic_values(r2), b.critic_values(r2)));
+  EXPECT_TRUE(torch::equal(a.critic_values(r2), b->critic_values(r2)));
   // A run that turned the critic off resumes without it; one that turned it on cannot resume a
   // checkpoint without a critic; a rollout without the planes is refused.
   auto plain = small_config();
   Learner c(learner_config(plain), torch::kCPU, MasterSeed{9});
-  EXPECT_NO_THROW(c.restore_state(hydra::model::load_checkpoint(file, nullptr, nullptr, options)));
+  EXPECT_NO_THROW(c.restore_state(hydra::model::load_checkpoint(file, nullptr, nullptr, without_rng())));
   hydra::model::CheckpointData no_critic;
   c.save_state(no_critic);
-  EXPECT_THROW(b.restore_state(no_critic), hydra::Error);
-  EXPECT_THROW(b.update(plain_rollout(b, 64, 23)), hydra::Error);
+  EXPECT_THROW(b->restore_state(no_critic), hydra::Error);
+  EXPECT_THROW(b->update(plain_rollout(*b, 64, 23)), hydra::Error);
   fs::remove(file);
   fs::remove(file.string() + ".sha256");
 }
@@ -552,11 +574,8 @@ TEST(Learner, PrivilegedCriticSaveRestoreGivesAnIdenticalNextUpdate) {
 // planes; a checkpoint holds it, the next update after a restore is identical, and a run with
 // another critic cannot resume it.
 TEST(Learner, ExpectedGradientCriticSaveRestoreGivesAnIdenticalNextUpdate) {
-  auto cfg = small_config();
-  cfg.ppo.critic = "observed";
+  auto cfg = small_critic_config("observed");
   cfg.ppo.policy_gradient = "expected";
-  cfg.ppo.critic_blocks = 1;
-  cfg.ppo.critic_channels = 32;
   const fs::path file = fs::temp_directory_path() / ("hydra-ppo-qcritic-" + std::to_string(::getpid()) + ".ckpt");
   Learner a(learner_config(cfg), torch::kCPU, MasterSeed{9});
   ASSERT_TRUE(a.has_critic());
@@ -572,20 +591,13 @@ TEST(Learner, ExpectedGradientCriticSaveRestoreGivesAnIdenticalNextUpdate) {
   const auto next_a = a.update(r2);
   EXPECT_GT(next_a.action_adv_std, 0.0);
 
-  Learner b(learner_config(cfg), torch::kCPU, MasterSeed{9});
-  hydra::model::LoadOptions options;
-  options.restore_rng = false;
-  b.restore_state(hydra::model::load_checkpoint(file, &b.net(), &b.optimizer(), options));
-  const auto next_b = b.update(r2);
+  const auto b = resumed(cfg, file);
+  const auto next_b = b->update(r2);
   expect_same(next_a, next_b);
   EXPECT_EQ(next_a.action_adv_std, next_b.action_adv_std);
-  EXPECT_TRUE(torch::equal(a.critic_values(r2), b.critic_values(r2)));
+  EXPECT_TRUE(torch::equal(a.critic_values(r2), b->critic_values(r2)));
 
-  auto privileged = small_config();
-  privileged.ppo.critic = "privileged";
-  privileged.ppo.critic_blocks = 1;
-  privileged.ppo.critic_channels = 32;
-  Learner c(learner_config(privileged), torch::kCPU, MasterSeed{9});
+  Learner c(learner_config(small_critic_config("privileged")), torch::kCPU, MasterSeed{9});
   EXPECT_THROW(c.restore_state(data), hydra::Error) << "a privileged critic";
   auto values_only = cfg;
   values_only.ppo.policy_gradient = "sampled";

@@ -511,6 +511,73 @@ TEST(PpoLoss, EntropyTargetStopsTheBonusAboveIt) {
 
 }  // namespace
 
+// ---- the critics: one observation, two actions, a coin ----------------------------------------
+
+namespace {
+
+// One observation (a closed-hand pattern) with actions 0 and 1 legal. A decision plays a = 0 with
+// probability p and earns 0.3 [a = 0] + z, z = +-1 a fair coin; with `show_coin` the privileged
+// planes show z (opponent 1's hand plane, tile 0), otherwise the rollout carries none.
+struct CoinProblem {
+  std::vector<float> obs = std::vector<float>(kObs, 0.0f);
+  torch::Tensor x, ctx, legal;  // the observation as the network reads it, [1,...]
+
+  CoinProblem() {
+    for (int t = 0; t < 4; ++t) obs[ix(t)] = 1.0f;
+    x = torch::from_blob(obs.data(), {1, hydra::encoder::kChannels, hydra::encoder::kTiles}).clone();
+    ctx = torch::zeros({1, 16});
+    legal = torch::zeros({1, 46}, torch::kBool).index_put_({0, torch::indexing::Slice(0, 2)}, true);
+  }
+  // log pi(a) of the network on the observation (with autograd).
+  torch::Tensor log_prob(hydra::model::HydraNetImpl& net, int a) const {
+    return hydra::model::masked_log_softmax(net.forward(x, ctx).policy, legal)[0][a];
+  }
+  Rollout rollout(std::size_t n, double p, std::mt19937_64& rng, bool show_coin) const {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<std::uint16_t> half(kObs);
+    hydra::selfplay::to_half(obs.data(), half.data(), kObs);
+    Rollout r;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int a = u(rng) < p ? 0 : 1;
+      const double z = u(rng) < 0.5 ? -1.0 : 1.0;
+      r.obs.insert(r.obs.end(), half.begin(), half.end());
+      if (show_coin) {
+        std::vector<std::uint16_t> priv(hydra::encoder::kPrivilegedSize, 0);
+        if (z > 0) priv[hydra::encoder::priv::kHands * 34] = hydra::selfplay::to_half(1.0f);
+        r.priv.insert(r.priv.end(), priv.begin(), priv.end());
+      }
+      r.context.insert(r.context.end(), 16, 0.0f);
+      r.legal.push_back(0b11);
+      r.action.push_back(static_cast<std::int16_t>(a));
+      r.logp.push_back(static_cast<float>(std::log(a == 0 ? p : 1 - p)));
+      r.value.push_back(0.0f);
+      r.reward.push_back(static_cast<float>(0.3 * (a == 0) + z));
+      r.done.push_back(1);
+      r.opp_waits.insert(r.opp_waits.end(), 3, 0);
+      r.version.push_back(0);
+    }
+    return r;
+  }
+};
+
+// A small critic that learns fast, raw rewards, Monte Carlo returns, no entropy bonus, a policy
+// that stays where it is.
+Config coin_config(const std::string& critic) {
+  Config cfg = tiny_config();
+  cfg.ppo.critic = critic;
+  cfg.ppo.critic_blocks = 1;
+  cfg.ppo.critic_channels = 32;
+  cfg.ppo.critic_lr = 3e-3;
+  cfg.ppo.lr = cfg.ppo.lr_floor = 0.0;
+  cfg.ppo.reward_norm = false;
+  cfg.ppo.lambda = 1.0;
+  cfg.ppo.entropy_start = cfg.ppo.entropy_end = 0.0;
+  cfg.ppo.minibatch = 128;
+  return cfg;
+}
+
+}  // namespace
+
 // ---- the privileged critic -----------------------------------------------------------------
 
 // One observation, two legal actions, reward 0.3 [a = 0] + z with z = +-1 a coin the policy
@@ -522,32 +589,18 @@ TEST(PpoLoss, EntropyTargetStopsTheBonusAboveIt) {
 // (a constant; E_a grad log pi(a) = 0) within its standard error, and the variance falls by the
 // share of R that z explains.
 TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
-  Config cfg = tiny_config();
-  cfg.ppo.critic = "privileged";
-  cfg.ppo.critic_blocks = 1;
-  cfg.ppo.critic_channels = 32;
-  cfg.ppo.critic_lr = 3e-3;
-  cfg.ppo.lr = cfg.ppo.lr_floor = 0.0;  // the policy stays where it is; only the critic learns
-  cfg.ppo.reward_norm = false;
-  cfg.ppo.lambda = 1.0;
-  cfg.ppo.entropy_start = cfg.ppo.entropy_end = 0.0;
-  cfg.ppo.minibatch = 128;
+  Config cfg = coin_config("privileged");  // the policy stays where it is; only the critic learns
   cfg.ppo.epochs = 2;
   Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{41});
   ASSERT_TRUE(learner.has_critic());
 
-  std::vector<float> obs(kObs, 0.0f);
-  for (int t = 0; t < 4; ++t) obs[ix(t)] = 1.0f;  // a closed-hand pattern
-  const std::uint64_t legal = 0b11;
+  const CoinProblem coin;
   // The policy's probabilities and v_a = grad log pi(a) for a = 0, 1.
   auto& net = learner.net();
-  const auto x = torch::from_blob(obs.data(), {1, hydra::encoder::kChannels, hydra::encoder::kTiles}).clone();
-  const auto ctx = torch::zeros({1, 16});
-  const auto legal_t = torch::zeros({1, 46}, torch::kBool).index_put_({0, torch::indexing::Slice(0, 2)}, true);
   std::array<std::vector<torch::Tensor>, 2> v;
   double p0 = 0;
   for (int a = 0; a < 2; ++a) {
-    const auto logp = hydra::model::masked_log_softmax(net.forward(x, ctx).policy, legal_t)[0][a];
+    const auto logp = coin.log_prob(net, a);
     if (a == 0) p0 = std::exp(logp.item<double>());
     v[ix(a)] = torch::autograd::grad({logp}, net.parameters(), {}, false, false, true);
   }
@@ -555,30 +608,7 @@ TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
   ASSERT_LT(p0, 0.8);
 
   std::mt19937_64 rng(9);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const auto make = [&](std::size_t n) {
-    Rollout r;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int a = u(rng) < p0 ? 0 : 1;
-      const double z = u(rng) < 0.5 ? -1.0 : 1.0;
-      std::vector<std::uint16_t> half(kObs);
-      hydra::selfplay::to_half(obs.data(), half.data(), kObs);
-      r.obs.insert(r.obs.end(), half.begin(), half.end());
-      std::vector<std::uint16_t> priv(hydra::encoder::kPrivilegedSize, 0);
-      if (z > 0) priv[hydra::encoder::priv::kHands * 34] = hydra::selfplay::to_half(1.0f);
-      r.priv.insert(r.priv.end(), priv.begin(), priv.end());
-      r.context.insert(r.context.end(), 16, 0.0f);
-      r.legal.push_back(legal);
-      r.action.push_back(static_cast<std::int16_t>(a));
-      r.logp.push_back(static_cast<float>(std::log(a == 0 ? p0 : 1 - p0)));
-      r.value.push_back(0.0f);
-      r.reward.push_back(static_cast<float>(0.3 * (a == 0) + z));
-      r.done.push_back(1);
-      r.opp_waits.insert(r.opp_waits.end(), 3, 0);
-      r.version.push_back(0);
-    }
-    return r;
-  };
+  const auto make = [&](std::size_t n) { return coin.rollout(n, p0, rng, /*show_coin=*/true); };
   for (int k = 0; k < 40; ++k) learner.update(make(512));
 
   const Rollout test = make(8192);
@@ -632,59 +662,25 @@ TEST(PrivilegedCritic, CutsThePolicyGradientVarianceAndLeavesItsMean) {
 // action or from z), equal to the true gradient 0.3 pi(0) grad log pi(0) once D has learned.
 // Then the policy moves toward action 0.
 TEST(ExpectedPolicyGradient, LearnsTheActionValuesAndMovesThePolicyTheTrueWay) {
-  Config cfg = tiny_config();
-  cfg.ppo.critic = "observed";
+  Config cfg = coin_config("observed");  // first only the critic learns, from a policy that stays put
   cfg.ppo.policy_gradient = "expected";
-  cfg.ppo.critic_blocks = 1;
-  cfg.ppo.critic_channels = 32;
-  cfg.ppo.critic_lr = 3e-3;
-  cfg.ppo.lr = cfg.ppo.lr_floor = 0.0;  // first only the critic learns, from a policy that stays put
   cfg.ppo.noise_batch = 64;
-  cfg.ppo.reward_norm = false;
-  cfg.ppo.lambda = 1.0;
-  cfg.ppo.entropy_start = cfg.ppo.entropy_end = 0.0;
-  cfg.ppo.minibatch = 128;
   cfg.ppo.epochs = 1;
   Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{43});
   ASSERT_TRUE(learner.has_critic());
   ASSERT_TRUE(learner.expected_gradient());
 
-  std::vector<float> obs(kObs, 0.0f);
-  for (int t = 0; t < 4; ++t) obs[ix(t)] = 1.0f;
-  const std::uint64_t legal = 0b11;
-  const auto x = torch::from_blob(obs.data(), {1, hydra::encoder::kChannels, hydra::encoder::kTiles}).clone();
-  const auto ctx = torch::zeros({1, 16});
-  const auto legal_t = torch::zeros({1, 46}, torch::kBool).index_put_({0, torch::indexing::Slice(0, 2)}, true);
+  const CoinProblem coin;
   const auto prob0 = [&](hydra::model::HydraNetImpl& net) {
     torch::NoGradGuard no_grad;
-    return std::exp(hydra::model::masked_log_softmax(net.forward(x, ctx).policy, legal_t)[0][0].item<double>());
+    return std::exp(coin.log_prob(net, 0).item<double>());
   };
   const double p0 = prob0(learner.net());
   ASSERT_GT(p0, 0.2);
   ASSERT_LT(p0, 0.8);
 
   std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const auto make = [&](std::size_t n, double p) {
-    Rollout r;
-    std::vector<std::uint16_t> half(kObs);
-    hydra::selfplay::to_half(obs.data(), half.data(), kObs);
-    for (std::size_t i = 0; i < n; ++i) {
-      const int a = u(rng) < p ? 0 : 1;
-      const double z = u(rng) < 0.5 ? -1.0 : 1.0;
-      r.obs.insert(r.obs.end(), half.begin(), half.end());
-      r.context.insert(r.context.end(), 16, 0.0f);
-      r.legal.push_back(legal);
-      r.action.push_back(static_cast<std::int16_t>(a));
-      r.logp.push_back(static_cast<float>(std::log(a == 0 ? p : 1 - p)));
-      r.value.push_back(0.0f);
-      r.reward.push_back(static_cast<float>(0.3 * (a == 0) + z));
-      r.done.push_back(1);
-      r.opp_waits.insert(r.opp_waits.end(), 3, 0);
-      r.version.push_back(0);
-    }
-    return r;
-  };
+  const auto make = [&](std::size_t n, double p) { return coin.rollout(n, p, rng, /*show_coin=*/false); };
   // The untrained action-value head says nothing (D = 0): no action is preferred.
   const auto first = learner.critic_values(make(8, p0));
   ASSERT_EQ(first.size(1), 47);

@@ -466,13 +466,11 @@ void Learner::measure_gradient_noise(const RolloutTensors& data, const std::vect
     const auto logits = tempered(forward(*net_, b, device_.type(), autocast).policy.to(torch::kFloat),
                                  cfg_.temperature);
     const auto logp_all = model::masked_log_softmax(logits, b.legal);
-    // The policy term at ratio 1: -A log pi(a) of the sampled action, or its expectation over
-    // the actions (the same value and gradient as expected_surrogate at pi = pi_old).
+    // The policy term at ratio 1: -A log pi(a) of the sampled action, or the loss's own expected
+    // surrogate (pi_old is the network as it stands, so every ratio is 1 and nothing is clipped).
     const auto loss =
         data.action_advantage.defined()
-            ? -torch::where(b.legal, b.old_probs * adv.slice(0, lo, hi) * logp_all, torch::zeros_like(logp_all))
-                   .sum(1)
-                   .mean()
+            ? -expected_surrogate(logp_all, b.legal, adv.slice(0, lo, hi), b.old_probs, cfg_.ppo.clip).mean()
             : -(adv.slice(0, lo, hi) * logp_all.gather(1, b.action.unsqueeze(1)).squeeze(1)).mean();
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                              /*allow_unused=*/true);

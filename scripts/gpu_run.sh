@@ -8,10 +8,10 @@
 #                      [--config FILE --device DEV --blocks B --channels C]  (a CPU rehearsal)
 # Steps, in order of importance, each under its own time limit and never past the deadline:
 # nvidia-smi, `hydra info --torch`, `hydra check` (configs/h100.json), `hydra bench selfplay` at
-# 2,048 games, `bench learner` (as configured, with model.norm_as_groups, and with it at
+# 2,048 games, `bench learner` (as configured, with model.fused_norm, and with it at
 # minibatches of 4,096; each with one more update profiled: its kernels by time and kind, how busy
 # the GPU was, the Chrome trace gzipped into the results), `bench selfplay` as configured and
-# without overlapping passes, `bench model` (as configured and with model.norm_as_groups), `hydra pretrain` of the 40 x 256 network on DIR (--houou),
+# without overlapping passes, `bench model` (as configured and with model.fused_norm), `hydra pretrain` of the 40 x 256 network on DIR (--houou),
 # `hydra train --config configs/h100.json` (from that checkpoint when pretrain ran, with 2 value
 # warm-up updates, so the warm-up and the first minibatches' approx-KL are both measured),
 # `hydra eval` of the trained checkpoint on the CPU, `hydra check --model` of the behaviour-cloned
@@ -102,13 +102,13 @@ bench() {
   done
 }
 declare -A bench_args=([model]="--seconds 0.5" [learner]="--seconds 5" [selfplay]="--seconds $selfplay_s")
-# Self-play at 2,048 games, then the learner as configured and with its norms as group rows (its
+# Self-play at 2,048 games, then the learner as configured and with the fused norm kernels (its
 # target is the one furthest off), the forward passes, and self-play's overlapping passes.
 want selfplay && bench selfplay 200 "games2048:--set selfplay.games=2048"
-want learner && bench learner 75 "default:" "norm_as_groups:--set model.norm_as_groups=true" \
-  "norm_as_groups_mb4096:--set model.norm_as_groups=true --set ppo.minibatch=4096"
+want learner && bench learner 75 "default:" "fused_norm:--set model.fused_norm=true" \
+  "fused_norm_mb4096:--set model.fused_norm=true --set ppo.minibatch=4096"
 want selfplay && bench selfplay 120 "default:" "no_overlap:--set selfplay.overlap=false"
-want model && bench model 40 "default:" "norm_as_groups:--set model.norm_as_groups=true"
+want model && bench model 40 "default:" "fused_norm:--set model.fused_norm=true"
 
 # Behaviour cloning of the full-size network on real games (40 x 256, bf16 with bf16 norms as
 # configs/h100.json, batch 1024).

@@ -11,6 +11,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/context.hpp"
+#include "hydra/model/fused_norm.hpp"
 #include "layers.hpp"
 
 namespace hydra::model {
@@ -27,6 +28,13 @@ torch::nn::GroupNorm group_norm(int channels) {
 }
 
 torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormSettings settings) {
+  const auto& o = norm->options;
+  if (settings.fused) {
+    // One kernel each way, in the activations' type (bf16 under autocast) with fp32 arithmetic:
+    // autocast has nothing to cast inside it.
+    const c10::impl::ExcludeDispatchKeyGuard no_autocast(c10::autocast_dispatch_keyset);
+    return fused_norm_mish(x, norm->weight, norm->bias, o.num_groups(), o.eps());
+  }
   const bool low =
       settings.bf16 && x.scalar_type() == torch::kBFloat16 && at::autocast::is_autocast_enabled(x.device().type());
   if (!low && !settings.as_groups) return F::mish(norm(x));
@@ -36,7 +44,6 @@ torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormS
   std::optional<c10::impl::ExcludeDispatchKeyGuard> no_autocast;
   if (low) no_autocast.emplace(c10::autocast_dispatch_keyset);
   const auto affine = [&](const torch::Tensor& p) { return low ? p.to(x.scalar_type()) : p; };
-  const auto& o = norm->options;
   if (!settings.as_groups)
     return F::mish(at::group_norm(x, o.num_groups(), affine(norm->weight), affine(norm->bias), o.eps(),
                                   /*cudnn_enabled=*/true));
@@ -152,7 +159,7 @@ void HydraNetImpl::reset() {
   init_weights(0);
 }
 
-detail::NormSettings HydraNetImpl::norms() const { return {config_.bf16_norm, config_.norm_as_groups}; }
+detail::NormSettings HydraNetImpl::norms() const { return {config_.bf16_norm, config_.norm_as_groups, config_.fused_norm}; }
 
 void HydraNetImpl::init_weights(std::uint64_t seed) {
   torch::NoGradGuard no_grad;

@@ -23,6 +23,7 @@
 #include "hydra/encoder/layout.hpp"
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/distributed.hpp"
+#include "hydra/model/fused_norm.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/ppo/learner.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
@@ -61,6 +62,11 @@ constexpr double kFp32Agreement = 1e-4;
 // may run other kernels than the eager pass: bf16 rounding differences of about 1e-3. A real
 // fault (stale weights, rows mixed or shifted, a lost copy) is off by 0.1 or more.
 constexpr double kGraphAgreement = 0.01;
+// Hydra's fused norm kernels against LibTorch's GroupNorm + Mish (output and gradients, over the
+// reference's largest magnitude): fp32 agrees to rounding; bf16 tensors keep 8 significant bits
+// (relative rounding 0.4%) on the output and the input gradient.
+constexpr double kFusedFp32 = 1e-4;
+constexpr double kFusedBf16 = 0.02;
 // An update through a one-rank group sums its terms in another order than one process does; the
 // two updates differ by rounding, far below 1% of the step. A lost or doubled share of the
 // minibatch, or gradients not written back, moves the parameters by a sizeable part of a step.
@@ -152,6 +158,19 @@ void check_graphs(selfplay::InferenceModel& net, const data::SampleBatch& s, con
   net.use_cuda_graphs(true);
   out.push_back({"cuda_graphs", "CUDA graph replay vs eager, self-play's evaluate: max error, policy and value", err,
                  kGraphAgreement});
+}
+
+// (b3) model.fused_norm's CUDA kernels (Hydra's own) against LibTorch's GroupNorm + Mish on the
+// device, at the config's width: forward and backward, fp32 and bf16. Run whenever the build has
+// the kernels, whether or not the config uses them.
+void check_fused_norm(const config::Config& cfg, const torch::Device& device, std::uint64_t seed,
+                      std::vector<DeviceCheck>& out) {
+  if (!device.is_cuda() || !model::fused_norm_kernels()) return;
+  const int channels = cfg.model.channels;
+  out.push_back({"fused_norm", "fused GroupNorm + Mish kernels vs LibTorch's, fp32: max error of output and gradients",
+                 model::fused_norm_error(device, torch::kFloat, 256, channels, seed), kFusedFp32});
+  out.push_back({"fused_norm_bf16", "the same kernels on bf16 tensors vs LibTorch's in fp32: max error",
+                 model::fused_norm_error(device, torch::kBFloat16, 256, channels, seed), kFusedBf16});
 }
 
 // The positions as a rollout of one-decision episodes: the logged action, V_old from the network,
@@ -372,6 +391,8 @@ std::vector<DeviceCheck> run_device_check(const config::Config& cfg, const torch
   phase("batched vs single");
   check_graphs(net, positions, pos, checks);
   if (net.cuda_graphs()) phase("CUDA graphs vs eager");
+  check_fused_norm(cfg, device, seed, checks);
+  if (device.is_cuda() && model::fused_norm_kernels()) phase("fused norm kernels");
   const auto rollout = fixed_rollout(positions, learner, net, pos);
   std::vector<torch::Tensor> before;
   for (const auto& p : learner.net().parameters()) before.push_back(p.detach().clone());

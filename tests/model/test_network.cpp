@@ -10,6 +10,7 @@
 #include <ATen/autocast_mode.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/model/fused_norm.hpp"
 #include "hydra/model/losses.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/precision.hpp"
@@ -199,33 +200,36 @@ TEST(Precision, CudaBf16NormsMatchFp32) {
 
 TEST(Precision, Bf16NormsAsGroupsMatchFp32) { compare_autocast(torch::kCPU, true, /*norm_as_groups=*/true); }
 
-// model.norm_as_groups computes GroupNorm another way (one row per group, then the per-channel
-// affine): in fp32 the outputs and every parameter's gradient agree with torch's GroupNorm to
-// float rounding, with trained-looking (non-identity) affine parameters.
-TEST(Network, NormAsGroupsIsTheSameFunction) {
+// Another way of computing the trunk's norms (`set` switches it on) is the same function: in
+// fp32 the outputs and every parameter's gradient agree with torch's GroupNorm + Mish to float
+// rounding, with trained-looking (non-identity) affine parameters. The other path really runs:
+// `op` is called once per trunk norm (two a block and the last), and aten::group_norm as often
+// (`uses_group_norm`) or never.
+void expect_same_function(void (*set)(config::ModelConfig&), const char* op, bool uses_group_norm) {
   auto cfg = testing::tiny_config(2);
   cfg.channels = 64;  // 2 channels a group
   HydraNet plain(cfg);
-  cfg.norm_as_groups = true;
-  HydraNet grouped(cfg);
+  set(cfg);
+  HydraNet other(cfg);
   plain->init_weights(8);
   torch::manual_seed(9);
-  give_trained_norms(plain, grouped);
+  give_trained_norms(plain, other);
   const auto batch = testing::random_batch(8);
   const auto a = plain->forward(batch.obs, batch.ctx);
   Outputs b;
-  // The grouped path really runs: one scale-and-shift per trunk norm (two a block and the last).
-  const auto profile = profile_device([&] { b = grouped->forward(batch.obs, batch.ctx); }, torch::kCPU, "", 1000);
-  const auto addcmul = std::find_if(profile.top.begin(), profile.top.end(),
-                                    [](const ProfiledName& n) { return n.name == "aten::addcmul"; });
-  ASSERT_NE(addcmul, profile.top.end());
-  EXPECT_EQ(addcmul->calls, 2 * cfg.blocks + 1);
+  const auto profile = profile_device([&] { b = other->forward(batch.obs, batch.ctx); }, torch::kCPU, "", 1000);
+  const auto calls = [&](const std::string& name) {
+    const auto it = std::find_if(profile.top.begin(), profile.top.end(), [&](const ProfiledName& n) { return n.name == name; });
+    return it == profile.top.end() ? std::int64_t{0} : static_cast<std::int64_t>(it->calls);
+  };
+  EXPECT_EQ(calls(op), 2 * cfg.blocks + 1);
+  EXPECT_EQ(calls("aten::group_norm"), uses_group_norm ? 2 * cfg.blocks + 1 : 0);
   for (const auto& [name, pair] : head_pairs(a, b))
     EXPECT_LT((pair.first - pair.second).abs().max().item<double>(), 1e-4 * std::max(1.0, pair.first.abs().max().item<double>()))
         << name;
   (a.value.sum() + a.policy.logsumexp(1).sum()).backward();
   (b.value.sum() + b.policy.logsumexp(1).sum()).backward();
-  const auto ga = plain->named_parameters(), gb = grouped->named_parameters();
+  const auto ga = plain->named_parameters(), gb = other->named_parameters();
   for (std::size_t i = 0; i < ga.size(); ++i) {
     const auto& x = ga[i].value().grad();
     const auto& y = gb[i].value().grad();
@@ -234,6 +238,42 @@ TEST(Network, NormAsGroupsIsTheSameFunction) {
     const double scale = std::max(1e-3, x.abs().max().item<double>());
     EXPECT_LT((x - y).abs().max().item<double>() / scale, 1e-3) << ga[i].key();
   }
+}
+
+// model.norm_as_groups: one row per group, then the per-channel affine (one addcmul a norm).
+TEST(Network, NormAsGroupsIsTheSameFunction) {
+  expect_same_function([](config::ModelConfig& m) { m.norm_as_groups = true; }, "aten::addcmul", true);
+}
+
+// model.fused_norm on the CPU: the kernels' formulas in LibTorch ops (one rsqrt of the variances a
+// norm); its backward is Hydra's own, not autograd's.
+TEST(Network, FusedNormIsTheSameFunction) {
+  expect_same_function([](config::ModelConfig& m) { m.fused_norm = true; }, "aten::rsqrt", false);
+}
+
+// The fused function against LibTorch's GroupNorm + Mish on its own, as `hydra check` measures the
+// CUDA kernels: output and the gradients of x, weight and bias over the reference's largest
+// magnitude, fp32 and bf16 tensors (the reference in fp32 on the same rounded input).
+TEST(FusedNorm, CpuFormulasMatchLibTorch) {
+  const double fp32 = fused_norm_error(torch::kCPU, torch::kFloat, 8, 64, 3);
+  const double bf16 = fused_norm_error(torch::kCPU, torch::kBFloat16, 8, 64, 3);
+  std::printf("fused norm on the CPU: fp32 %.3e, bf16 %.3e\n", fp32, bf16);
+  EXPECT_LT(fp32, 1e-5);
+  EXPECT_LT(bf16, 0.02);
+}
+
+TEST(FusedNorm, CudaKernelsMatchLibTorch) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  if (!fused_norm_kernels()) GTEST_SKIP() << "this build has no CUDA kernels";
+  for (const int channels : {64, 256}) {
+    EXPECT_LT(fused_norm_error(torch::kCUDA, torch::kFloat, 256, channels, 3), 1e-4) << channels;
+    EXPECT_LT(fused_norm_error(torch::kCUDA, torch::kBFloat16, 256, channels, 3), 0.02) << channels;
+  }
+}
+
+TEST(FusedNorm, RejectsChannelsNotAMultipleOfTheGroups) {
+  const auto x = torch::zeros({2, 48, 34});
+  EXPECT_THROW(fused_norm_mish(x, torch::ones({48}), torch::zeros({48}), 32, 1e-5), Error);
 }
 
 // model.bf16_norm changes only what autocast computes: in fp32 the two networks are the same

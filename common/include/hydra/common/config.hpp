@@ -64,6 +64,7 @@ struct ModelConfig {
   bool cudnn_benchmark = false;  // cuDNN times its convolution algorithms per shape on CUDA
   bool bf16_norm = false;  // under bf16 autocast, the trunk's GroupNorm runs on bf16 (autocast would use fp32)
   bool norm_as_groups = false;  // the trunk's GroupNorm as one row per group, then the per-channel affine
+  bool fused_norm = false;  // the trunk's GroupNorm, affine and Mish as one kernel each way on CUDA
   int se_ratio = 16;       // squeeze-excitation bottleneck C -> C/se_ratio -> C
   int policy_channels = 64;
   int value_hidden = 512;
@@ -89,6 +90,7 @@ struct ModelConfig {
     v("cudnn_benchmark", cudnn_benchmark, "on CUDA, cuDNN times its convolution algorithms for each new shape and keeps the fastest (docs/GPU.md)");
     v("bf16_norm", bf16_norm, "under bf16 autocast, the trunk's GroupNorm and Mish run on bf16 tensors (fp32 statistics) instead of fp32 copies, without the casts around them (docs/GPU.md)");
     v("norm_as_groups", norm_as_groups, "the trunk's GroupNorm normalises each group's channels x 34 tiles as one row, then applies the per-channel scale and shift: the same function, for kernels that handle 34-element rows poorly (docs/GPU.md)");
+    v("fused_norm", fused_norm, "the trunk's GroupNorm, its scale and shift and Mish as one CUDA kernel forward and one backward, in the activations' type with fp32 arithmetic (docs/MODEL.md); needs a build with Hydra's CUDA kernels on a GPU");
     v("se_ratio", se_ratio, "squeeze-excitation reduction (channels / se_ratio hidden units)", Range{1, 256});
     v("policy_channels", policy_channels, "policy head 1x1 conv channels", Range{1, 1024});
     v("value_hidden", value_hidden, "value head hidden units", Range{1, 8192});

@@ -42,17 +42,19 @@ struct Outputs {
 };
 
 namespace detail {
-// How the trunk's norms run (detail::norm_mish): model.bf16_norm and model.norm_as_groups.
+// How the trunk's norms run (detail::norm_mish): model.bf16_norm, model.norm_as_groups and
+// model.fused_norm.
 struct NormSettings {
   bool bf16 = false;
   bool as_groups = false;
+  bool fused = false;
 };
 }  // namespace detail
 
 // Pre-activation SE-ResBlock: GN -> Mish -> conv3 -> GN -> Mish -> conv3 -> SE -> + input.
 class SEResBlockImpl : public torch::nn::Cloneable<SEResBlockImpl> {
  public:
-  // norms: model.bf16_norm and model.norm_as_groups (detail::norm_mish).
+  // norms: model.bf16_norm, model.norm_as_groups and model.fused_norm (detail::norm_mish).
   SEResBlockImpl(int channels, int se_hidden, detail::NormSettings norms = {});
   void reset() override;
   torch::Tensor forward(const torch::Tensor& x);

@@ -56,9 +56,11 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> cpu_backward(const torch
   return {dx.view(x.sizes()).to(x.scalar_type()), flat(dz * n.xh).sum(batch_and_tiles), flat(dz).sum(batch_and_tiles)};
 }
 
+#if !HYDRA_WITH_CUDA_KERNELS
 [[noreturn]] void no_kernels() {
   throw Error("model.fused_norm: this build has no CUDA kernels of its own (a CUDA LibTorch and nvcc are needed at build time); set model.fused_norm=false");
 }
+#endif
 
 class FusedNormMish : public torch::autograd::Function<FusedNormMish> {
  public:
@@ -74,8 +76,7 @@ class FusedNormMish : public torch::autograd::Function<FusedNormMish> {
     } else {
       std::tie(y, mean, rstd) = cpu_forward(x, weight, bias, groups, eps);
     }
-    ctx->save_for_backward({x, weight, bias, mean, rstd});
-    ctx->saved_data["groups"] = groups;
+    ctx->save_for_backward({x, weight, bias, mean, rstd});  // mean and rstd are [N, groups]
     return y;
   }
 
@@ -84,7 +85,7 @@ class FusedNormMish : public torch::autograd::Function<FusedNormMish> {
     const auto& x = saved[0];
     const auto& weight = saved[1];
     const auto& bias = saved[2];
-    const std::int64_t groups = ctx->saved_data["groups"].toInt();
+    const std::int64_t groups = saved[3].size(1);
     torch::Tensor dx, dweight, dbias;
     if (x.is_cuda()) {
 #if HYDRA_WITH_CUDA_KERNELS

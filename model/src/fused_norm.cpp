@@ -18,26 +18,30 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 // The CPU form: the kernels' formulas in LibTorch ops, fp32.
+torch::Tensor group_rows(const torch::Tensor& x, std::int64_t groups) {  // [N, groups, C / groups x L]
+  return x.to(torch::kFloat).reshape({x.size(0), groups, -1});
+}
+
+torch::Tensor per_channel(const torch::Tensor& p) { return p.to(torch::kFloat).view({p.size(0), 1}); }
+
 struct Normalised {
   torch::Tensor xh;  // (x - mean) * rstd, fp32, x's shape
   torch::Tensor z;   // xh * weight + bias
 };
 
-Normalised normalise(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                     const torch::Tensor& mean, const torch::Tensor& rstd, std::int64_t groups) {
-  const auto rows = x.to(torch::kFloat).reshape({x.size(0), groups, -1});
+Normalised normalise(const torch::Tensor& rows, const torch::Tensor& x, const torch::Tensor& weight,
+                     const torch::Tensor& bias, const torch::Tensor& mean, const torch::Tensor& rstd) {
   const auto xh = ((rows - mean.unsqueeze(-1)) * rstd.unsqueeze(-1)).view(x.sizes());
-  const auto per_channel = [&](const torch::Tensor& p) { return p.to(torch::kFloat).view({x.size(1), 1}); };
   return {xh, xh * per_channel(weight) + per_channel(bias)};
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> cpu_forward(const torch::Tensor& x, const torch::Tensor& weight,
                                                                     const torch::Tensor& bias, std::int64_t groups,
                                                                     double eps) {
-  const auto rows = x.to(torch::kFloat).reshape({x.size(0), groups, -1});
+  const auto rows = group_rows(x, groups);
   const auto mean = rows.mean(-1);
   const auto rstd = ((rows - mean.unsqueeze(-1)).square().mean(-1) + eps).rsqrt();
-  const auto n = normalise(x, weight, bias, mean, rstd, groups);
+  const auto n = normalise(rows, x, weight, bias, mean, rstd);
   return {torch::mish(n.z).to(x.scalar_type()), mean, rstd};
 }
 
@@ -45,12 +49,12 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> cpu_backward(const torch
                                                                      const torch::Tensor& weight, const torch::Tensor& bias,
                                                                      const torch::Tensor& mean, const torch::Tensor& rstd,
                                                                      std::int64_t groups) {
-  const auto n = normalise(x, weight, bias, mean, rstd, groups);
+  const auto n = normalise(group_rows(x, groups), x, weight, bias, mean, rstd);
   const auto t = torch::tanh(torch::softplus(n.z));
   const auto dz = dy.to(torch::kFloat) * (t + n.z * torch::sigmoid(n.z) * (1 - t * t));
   const std::vector<std::int64_t> batch_and_tiles{0, 2};
-  const auto g = (dz * weight.to(torch::kFloat).view({x.size(1), 1})).reshape({x.size(0), groups, -1});
-  const auto xh = n.xh.reshape({x.size(0), groups, -1});
+  const auto g = group_rows(dz * per_channel(weight), groups);
+  const auto xh = group_rows(n.xh, groups);
   const auto dx = rstd.unsqueeze(-1) * (g - g.mean(-1, true) - xh * (g * xh).mean(-1, true));
   const auto flat = [&](const torch::Tensor& t3) { return t3.reshape({x.size(0), x.size(1), -1}); };
   return {dx.view(x.sizes()).to(x.scalar_type()), flat(dz * n.xh).sum(batch_and_tiles), flat(dz).sum(batch_and_tiles)};

@@ -6,11 +6,11 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/model/mish.hpp"
 #include "layers.hpp"
 
 namespace hydra::model {
 
-namespace F = torch::nn::functional;
 
 CriticNetImpl::CriticNetImpl(const CriticConfig& config) : config_(config) {
   if (config.channels % detail::kGroups != 0)
@@ -58,7 +58,7 @@ torch::Tensor CriticNetImpl::forward(const torch::Tensor& obs, const torch::Tens
                                    : "critic: an observed critic takes no privileged planes");
   auto x = stem(config_.privileged ? torch::cat({obs, privileged.to(obs.scalar_type())}, 1) : obs);
   for (const auto& block : *blocks) x = block->as<SEResBlockImpl>()->forward(x);
-  const auto z = F::mish(trunk_norm(x));
+  const auto z = model::mish(trunk_norm(x));
   const auto v = value(torch::cat({z.mean(-1), score_context.to(z.scalar_type())}, 1));
   if (!action_value) return v;
   return torch::cat({v, action_value(z).to(v.scalar_type())}, 1);

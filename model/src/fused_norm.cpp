@@ -6,6 +6,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "hydra/common/error.hpp"
+#include "hydra/model/mish.hpp"
 
 #if HYDRA_WITH_CUDA_KERNELS
 #include "fused_norm_cuda.hpp"
@@ -17,7 +18,7 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// The CPU form: the kernels' formulas in LibTorch ops, fp32.
+// The CPU form: the kernels' formulas in LibTorch ops and model::mish, fp32.
 torch::Tensor group_rows(const torch::Tensor& x, std::int64_t groups) {  // [N, groups, C / groups x L]
   return x.to(torch::kFloat).reshape({x.size(0), groups, -1});
 }
@@ -42,7 +43,7 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> cpu_forward(const torch:
   const auto mean = rows.mean(-1);
   const auto rstd = ((rows - mean.unsqueeze(-1)).square().mean(-1) + eps).rsqrt();
   const auto n = normalise(rows, x, weight, bias, mean, rstd);
-  return {torch::mish(n.z).to(x.scalar_type()), mean, rstd};
+  return {model::mish(n.z).to(x.scalar_type()), mean, rstd};
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> cpu_backward(const torch::Tensor& dy, const torch::Tensor& x,
@@ -50,8 +51,7 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> cpu_backward(const torch
                                                                      const torch::Tensor& mean, const torch::Tensor& rstd,
                                                                      std::int64_t groups) {
   const auto n = normalise(group_rows(x, groups), x, weight, bias, mean, rstd);
-  const auto t = torch::tanh(torch::softplus(n.z));
-  const auto dz = dy.to(torch::kFloat) * (t + n.z * torch::sigmoid(n.z) * (1 - t * t));
+  const auto dz = model::mish_backward(dy.to(torch::kFloat), n.z);
   const std::vector<std::int64_t> batch_and_tiles{0, 2};
   const auto g = group_rows(dz * per_channel(weight), groups);
   const auto xh = group_rows(n.xh, groups);

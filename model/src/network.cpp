@@ -12,10 +12,10 @@
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/context.hpp"
 #include "hydra/model/fused_norm.hpp"
+#include "hydra/model/mish.hpp"
 #include "layers.hpp"
 
 namespace hydra::model {
-namespace F = torch::nn::functional;
 
 namespace detail {
 
@@ -37,7 +37,7 @@ torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormS
   }
   const bool low =
       settings.bf16 && x.scalar_type() == torch::kBFloat16 && at::autocast::is_autocast_enabled(x.device().type());
-  if (!low && !settings.as_groups) return F::mish(norm(x));
+  if (!low && !settings.as_groups) return model::mish(norm(x));
   // CUDA autocast lists group_norm among the ops it runs in fp32: a cast of the activations up,
   // the norm and Mish on fp32 and a cast down for the next convolution, forward and backward.
   // Below autocast the same kernels read and write bf16.
@@ -45,7 +45,7 @@ torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormS
   if (low) no_autocast.emplace(c10::autocast_dispatch_keyset);
   const auto affine = [&](const torch::Tensor& p) { return low ? p.to(x.scalar_type()) : p; };
   if (!settings.as_groups)
-    return F::mish(at::group_norm(x, o.num_groups(), affine(norm->weight), affine(norm->bias), o.eps(),
+    return model::mish(at::group_norm(x, o.num_groups(), affine(norm->weight), affine(norm->bias), o.eps(),
                                   /*cudnn_enabled=*/true));
   // Group g holds channels g*C/G .. (g+1)*C/G - 1, consecutive in memory with their tiles, so a
   // [batch, groups, C/G x tiles] view puts each group in one row: GroupNorm of that view with one
@@ -54,7 +54,7 @@ torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormS
   const auto y = at::group_norm(x.reshape({x.size(0), o.num_groups(), -1}), o.num_groups(), {}, {}, o.eps(),
                                 /*cudnn_enabled=*/true)
                      .view(x.sizes());
-  return F::mish(torch::addcmul(affine(norm->bias).view({channels, 1}), y, affine(norm->weight).view({channels, 1})));
+  return model::mish(torch::addcmul(affine(norm->bias).view({channels, 1}), y, affine(norm->weight).view({channels, 1})));
 }
 
 // Orthogonal init as torch.nn.init.orthogonal_ does it (QR of a Gaussian matrix, signs fixed by
@@ -122,7 +122,7 @@ void MlpHeadImpl::reset() {
   fc2 = register_module("fc2", torch::nn::Linear(hidden_, out_));
 }
 
-torch::Tensor MlpHeadImpl::forward(const torch::Tensor& x) { return fc2(F::mish(fc1(x))); }
+torch::Tensor MlpHeadImpl::forward(const torch::Tensor& x) { return fc2(model::mish(fc1(x))); }
 
 PolicyHeadImpl::PolicyHeadImpl(int channels, int policy_channels)
     : channels_(channels), policy_channels_(policy_channels) {
@@ -135,7 +135,7 @@ void PolicyHeadImpl::reset() {
 }
 
 torch::Tensor PolicyHeadImpl::forward(const torch::Tensor& latent) {
-  return fc(F::mish(conv(latent)).flatten(1));
+  return fc(model::mish(conv(latent)).flatten(1));
 }
 
 HydraNetImpl::HydraNetImpl(const config::ModelConfig& config) : config_(config) {

@@ -312,7 +312,14 @@ Actors::Impl::Impl(Actors& o, const ActorsConfig& c, game::MasterSeed m, std::sh
   }
   const auto total = static_cast<std::size_t>(std::max(2, sp.games));
   EngineOptions eo;
-  eo.groups = {total / 2, total - total / 2};
+  // Two groups only where the learner's passes run on a device (a CUDA snapshot overlaps): while
+  // the device evaluates one half, the host steps the other. On the CPU the two halves would share
+  // the same cores with half the batch each: one group of every game evaluates twice as many rows
+  // a pass and, on two cores, collects twice as fast (docs/SELFPLAY.md "One group on the CPU").
+  if (learner->overlaps())
+    eo.groups = {total / 2, total - total / 2};
+  else
+    eo.groups = {total};
   eo.max_batch = sp.max_batch;
   eo.overlap = sp.overlap;
   engine = std::make_unique<Engine>(eo);

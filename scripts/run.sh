@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job for a new user: sets up what is missing, builds, and runs the shortest pipeline
-# that shows PPO making a player stronger on this CPU, in about fifteen minutes on 2 cores
+# that shows PPO making a player stronger on this CPU, in about seven minutes on 2 cores
 # (docs/TRAINING.md "Learning check"): 4,000 greedy self-play games -> 150 steps of behaviour
 # cloning on them (a briefly cloned player) -> the GRP reward model -> ten PPO updates from that
 # checkpoint (configs/finetune_short.json) -> a 1v3 duplicate over 400 wall seeds of PPO against
@@ -41,7 +41,7 @@ What this run shows, plainly: ten PPO updates (about 220,000 learner decisions; 
 train only the value head) made a briefly cloned player (150 behaviour-cloning steps on the
 greedy bot's games) stronger than it was, in the duplicate above: the same 400 walls, PPO in one
 seat against three copies of its start, argmax play. On the 2-core development machine it gave
-2.388 [2.340, 2.436] (2.5 is par) in 13.5 minutes. It does not show PPO improving a fully
+2.408 [2.359, 2.457] (2.5 is par) in 7 minutes. It does not show PPO improving a fully
 cloned player: that takes about two hours here (scripts/run.sh --full, docs/PPO.md "Two hours
 at T = 0.5").
 TEXT

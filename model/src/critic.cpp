@@ -11,7 +11,6 @@
 
 namespace hydra::model {
 
-
 CriticNetImpl::CriticNetImpl(const CriticConfig& config) : config_(config) {
   if (config.channels % detail::kGroups != 0)
     throw Error("ppo.critic_channels: " + std::to_string(config.channels) + " must be a multiple of 32 (GroupNorm(32))");

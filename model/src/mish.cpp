@@ -77,23 +77,16 @@ __attribute__((target("avx2,fma"))) void backward_avx2(const float* dy, const fl
   _mm256_store_ps(p.out, backward8(_mm256_load_ps(p.a), _mm256_load_ps(p.b)));
   std::copy_n(p.out, n - i, dx + i);
 }
-#endif
 
 constexpr std::int64_t kGrain = 16384;  // elements per intra-op task
-
-bool takes_fast_path(const torch::Tensor& x) {
-  return fast_cpu_mish() && x.device().is_cpu() && x.scalar_type() == torch::kFloat;
-}
 
 torch::Tensor fast_forward(const torch::Tensor& x_in) {
   const auto x = x_in.contiguous();
   auto y = torch::empty_like(x, torch::MemoryFormat::Contiguous);
-#if HYDRA_MISH_AVX2
   const float* src = x.const_data_ptr<float>();
   float* dst = y.mutable_data_ptr<float>();
   at::parallel_for(0, x.numel(), kGrain,
                    [&](std::int64_t begin, std::int64_t end) { forward_avx2(src + begin, dst + begin, end - begin); });
-#endif
   return y;
 }
 
@@ -101,14 +94,12 @@ torch::Tensor fast_backward(const torch::Tensor& dy_in, const torch::Tensor& x_i
   const auto x = x_in.contiguous();
   const auto dy = dy_in.contiguous();
   auto dx = torch::empty_like(x, torch::MemoryFormat::Contiguous);
-#if HYDRA_MISH_AVX2
   const float* g = dy.const_data_ptr<float>();
   const float* src = x.const_data_ptr<float>();
   float* dst = dx.mutable_data_ptr<float>();
   at::parallel_for(0, x.numel(), kGrain, [&](std::int64_t begin, std::int64_t end) {
     backward_avx2(g + begin, src + begin, dst + begin, end - begin);
   });
-#endif
   return dx;
 }
 
@@ -124,6 +115,11 @@ class Mish : public torch::autograd::Function<Mish> {
   }
 };
 
+bool takes_fast_path(const torch::Tensor& x) {
+  return fast_cpu_mish() && x.device().is_cpu() && x.scalar_type() == torch::kFloat;
+}
+#endif
+
 }  // namespace
 
 bool fast_cpu_mish() {
@@ -136,13 +132,17 @@ bool fast_cpu_mish() {
 }
 
 torch::Tensor mish(const torch::Tensor& x) {
-  if (!takes_fast_path(x)) return torch::mish(x);
-  if (x.requires_grad() && torch::GradMode::is_enabled()) return Mish::apply(x);
-  return fast_forward(x);
+#if HYDRA_MISH_AVX2
+  if (takes_fast_path(x))
+    return x.requires_grad() && torch::GradMode::is_enabled() ? Mish::apply(x) : fast_forward(x);
+#endif
+  return torch::mish(x);
 }
 
 torch::Tensor mish_backward(const torch::Tensor& dy, const torch::Tensor& x) {
+#if HYDRA_MISH_AVX2
   if (takes_fast_path(x) && dy.scalar_type() == torch::kFloat && dy.sizes() == x.sizes()) return fast_backward(dy, x);
+#endif
   return at::mish_backward(dy, x);
 }
 

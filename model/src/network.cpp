@@ -46,7 +46,7 @@ torch::Tensor norm_mish(torch::nn::GroupNorm norm, const torch::Tensor& x, NormS
   const auto affine = [&](const torch::Tensor& p) { return low ? p.to(x.scalar_type()) : p; };
   if (!settings.as_groups)
     return model::mish(at::group_norm(x, o.num_groups(), affine(norm->weight), affine(norm->bias), o.eps(),
-                                  /*cudnn_enabled=*/true));
+                                      /*cudnn_enabled=*/true));
   // Group g holds channels g*C/G .. (g+1)*C/G - 1, consecutive in memory with their tiles, so a
   // [batch, groups, C/G x tiles] view puts each group in one row: GroupNorm of that view with one
   // channel per group and no affine is the same normalisation.

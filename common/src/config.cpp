@@ -38,10 +38,11 @@ void validate(const Config& config, const std::function<std::string(const std::s
     throw Error(in({"ppo.policy_gradient", "ppo.critic"}) +
                 "ppo.policy_gradient = expected needs the action values of a separate critic: set ppo.critic to "
                 "observed or privileged");
-  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage == "paired")
+  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage != "gae")
     throw Error(in({"ppo.policy_gradient", "ppo.advantage"}) +
-                "ppo.policy_gradient = expected takes its advantages from the critic, not from paired branches: "
-                "set ppo.advantage to gae");
+                "ppo.policy_gradient = expected takes its advantages from the critic, not from " +
+                (config.ppo.advantage == "paired" ? "paired branches" : "greedy play-outs") +
+                ": set ppo.advantage to gae");
   const auto& sp = config.selfplay;
   const double shares = sp.opp_self + sp.opp_pool + sp.opp_baseline;
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)

@@ -51,6 +51,26 @@ Tile Wall::draw_rinshan() {
   return tiles_[static_cast<std::size_t>(rinshan_index(kans_++))];
 }
 
+void Wall::shuffle_unseen(Xoshiro256ss& rng) {
+  std::array<int, kNumTiles> at{};
+  std::array<Tile, kNumTiles> tiles{};
+  std::size_t n = 0;
+  const auto add = [&](int i) {
+    at[n] = i;
+    tiles[n++] = tiles_[ix(i)];
+  };
+  for (int i = kLiveBegin + draws_; i < kDeadBegin; ++i) add(i);  // the live wall left, kans' share included
+  for (int k = kans_; k < kMaxKans; ++k) add(rinshan_index(k));
+  for (int i = revealed_; i < kMaxIndicators; ++i) add(dora_index(i));
+  for (int i = 0; i < kMaxIndicators; ++i) add(ura_index(i));
+  shuffle(std::span<Tile>(tiles.data(), n), rng);
+  for (std::size_t k = 0; k < n; ++k) tiles_[ix(at[k])] = tiles[k];
+  for (int i = 0; i < kMaxIndicators; ++i) {
+    dora_[ix(i)] = tiles_[static_cast<std::size_t>(dora_index(i))];
+    ura_[ix(i)] = tiles_[static_cast<std::size_t>(ura_index(i))];
+  }
+}
+
 void Wall::reveal_kan_dora() {
   // An ankan reveals before its rinshan draw, so one reveal may run one kan ahead of kans_.
   HYDRA_CHECK(revealed_ < kMaxIndicators && revealed_ <= kans_ + 1, "Wall::reveal_kan_dora: more indicators than kans");

@@ -221,12 +221,14 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
     compute_gae(reward, baseline, rollout.done, ppo.gamma, 1.0, mc_adv, mc_returns);
     stats.explained_variance_mc = explained_variance(baseline, mc_returns);
   }
-  // Paired branches: the policy's advantage of a paired decision is R(a) - R(b) (on the scale
-  // of the normalised rewards); a decision without a pair carries none. The value targets stay.
-  if (ppo.advantage == "paired") {
+  // Paired branches and greedy play-outs: the policy's advantage of a paired decision is R(a) - R(b)
+  // or Q(a) - Q(g) (on the scale of the normalised rewards); a decision without a pair carries none.
+  // The value targets stay.
+  if (ppo.advantage == "paired" || ppo.advantage == "rollout") {
     if (rollout.paired.size() != un)
-      throw Error("ppo.advantage = paired, but the rollout carries no paired branches (the actors must be "
-                  "configured with the same ppo.advantage)");
+      throw Error("ppo.advantage = " + ppo.advantage + ", but the rollout carries no " +
+                  (ppo.advantage == "paired" ? "paired branches" : "greedy play-outs") +
+                  " (the actors must be configured with the same ppo.advantage)");
     const double scale = ppo.reward_norm ? 1.0 / reward_norm_.stddev() : 1.0;
     std::int64_t pairs = 0;
     for (std::size_t i = 0; i < un; ++i) {
@@ -271,8 +273,9 @@ LossSettings Learner::settings_for(std::int64_t u) const {
 void Learner::set_group(model::ProcessGroup* group) {
   group_ = group;
   if (!sharded()) return;
-  if (has_critic() || cfg_.ppo.advantage == "paired" || cfg_.ppo.noise_batch > 0)
-    throw Error("data-parallel training does not support ppo.critic, ppo.advantage = paired or ppo.noise_batch yet");
+  if (has_critic() || cfg_.ppo.advantage != "gae" || cfg_.ppo.noise_batch > 0)
+    throw Error("data-parallel training does not support ppo.critic, ppo.advantage = paired or rollout, or "
+                "ppo.noise_batch yet");
   // The data order of every update is drawn from the master seed: the replicas must share it.
   for (const std::int64_t seed : group_->all_gather_int(static_cast<std::int64_t>(master_.value)))
     if (static_cast<std::uint64_t>(seed) != master_.value)

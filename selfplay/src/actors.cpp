@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
 
 #include "hydra/common/error.hpp"
@@ -52,6 +53,42 @@ std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
   return out;
 }
 
+// Where a greedy play-out ended: the next kyoku's start (absent when the game ended in this
+// one) and the scores then (the final scores when it did).
+struct PlayOutEnd {
+  std::optional<game::KyokuStart> next;
+  game::Scores scores{};
+  std::int64_t decisions = 0;
+};
+
+// The rest of the kyoku from table `t` (whose only pending decision is `seat`'s) after `first`,
+// played by bot:greedy in every seat, each seeded from the game key as at a game's start, so the
+// play-out is a function of the table, the action and `walls` alone: with `walls` the kyoku's
+// unseen tiles are first dealt again from that stream (Table::shuffle_unseen), otherwise it plays
+// the game's own wall. Two play-outs from one decision with equal streams share the walls, the
+// hands and every bot's stream (ppo.advantage = rollout, docs/PPO.md "Greedy play-outs").
+// Decisions with one legal action are taken as the table would.
+PlayOutEnd play_out(const game::Table& t, game::Seat seat, game::Action first, const game::GameKey& key,
+                    std::optional<game::Xoshiro256ss> walls) {
+  PlayOutEnd end;
+  auto copy = t.branch([&end](const game::Table&, const game::Event& e) {
+    if (e.type == game::EventType::start_kyoku && !end.next) end.next = game::kyoku_start(e);
+  });
+  if (walls) copy->shuffle_unseen(*walls);
+  game::SeatArray<GreedyAgent> bots;
+  for (int s = 0; s < game::kNumSeats; ++s) bots[game::Seat(s)].start_game(game::Seat(s), key);
+  copy->act(seat, first);
+  while (!copy->done() && !end.next) {
+    const auto pending = copy->pending();  // answering the last one replaces the list
+    for (const game::Decision& d : pending) {
+      ++end.decisions;
+      copy->act(d.seat, d.mask.count() == 1 ? d.mask.nth(0) : bots[d.seat].act(copy->view(d.seat), d));
+    }
+  }
+  end.scores = copy->done() ? copy->final_scores() : copy->scores();
+  return end;
+}
+
 // The agent of one seat of one game.
 struct SeatAgent {
   BatchPolicy* policy = nullptr;     // null: a bot
@@ -63,8 +100,8 @@ struct SeatAgent {
 
 class ActorGame final : public EngineGame {
  public:
-  ActorGame(double temperature, bool privileged, bool paired, std::atomic<std::int64_t>& recorded)
-      : temperature_(temperature), privileged_(privileged), paired_(paired), recorded_(recorded) {}
+  ActorGame(double temperature, bool privileged, bool paired, bool rollout, std::atomic<std::int64_t>& recorded)
+      : temperature_(temperature), privileged_(privileged), paired_(paired), rollout_(rollout), recorded_(recorded) {}
 
   game::Table& table() override { return *table_; }
   // A branch ends with its kyoku (when the next one starts) or with the game.
@@ -102,7 +139,7 @@ class ActorGame final : public EngineGame {
       r.context.resize(n * kContext);
       r.opp_waits.resize(n * kOpponents);
       traj_kyoku[s].push_back(static_cast<int>(kyoku.size()) - 1);
-      if (paired_) {
+      if (paired_ || rollout_) {
         r.paired.resize(n);
         r.paired_advantage.resize(n);
         branch_reward[s].resize(n);
@@ -161,7 +198,28 @@ class ActorGame final : public EngineGame {
       if (branch_rate > 0 && table_->pending().size() == 1) {
         const double u_pair = branch_rng[s].uniform01();
         const double u_alt = branch_rng[s].uniform01();
-        if (u_pair < branch_rate) {
+        if (u_pair < branch_rate && rollout_) {
+          // A greedy play-out pair: where a differs from the greedy bot's own choice g, the rest
+          // of the kyoku played out by the bot after each; where they agree the advantage is 0.
+          r.paired[i] = 1;
+          GreedyAgent bot;
+          bot.start_game(d.seat, key);
+          const game::Action g = bot.act(table_->view(d.seat), d);
+          const game::Action a = perm[s].inverse()(game::Action(chosen));
+          if (a != g) {
+            PlayOuts p{i, {}, {}};
+            for (int k = 0; k < play_out_walls; ++k) {
+              std::optional<game::Xoshiro256ss> walls;
+              if (play_out_walls > 1)
+                walls.emplace(game::derive(key, game::labels::play_out, {s, i, static_cast<std::uint64_t>(k)}));
+              p.played.push_back(play_out(*table_, d.seat, a, key, walls));
+              p.greedy.push_back(play_out(*table_, d.seat, g, key, walls));
+              play_out_decisions += p.played.back().decisions + p.greedy.back().decisions;
+            }
+            ++play_out_pairs;
+            play_outs[s].push_back(std::move(p));
+          }
+        } else if (u_pair < branch_rate) {
           r.paired[i] = 1;
           const int alt = sample_action(res.probs, legal, inv_t, u_alt);
           if (alt != chosen) spawn(branch(d, perm[s].inverse()(game::Action(alt)), i));
@@ -179,7 +237,7 @@ class ActorGame final : public EngineGame {
   // table, the encoders and every seat's stream as they are now (common random numbers), the same
   // agents, nothing stored. It ends with the kyoku; finished() hands its reward to this game.
   std::unique_ptr<ActorGame> branch(const game::Decision& d, game::Action alt, std::size_t stored) {
-    auto b = std::make_unique<ActorGame>(temperature_, false, false, recorded_);
+    auto b = std::make_unique<ActorGame>(temperature_, false, false, false, recorded_);
     b->index = index;
     b->key = key;
     b->kind = kind;
@@ -247,10 +305,22 @@ class ActorGame final : public EngineGame {
   ActorGame* parent = nullptr;
   std::size_t parent_seat = 0, parent_decision = 0, branch_kyoku = 0;
 
+  // Greedy play-outs (ppo.advantage = rollout): per learner seat, the stored decisions whose action
+  // differed from the greedy bot's and where the two play-outs ended (their rewards are taken when
+  // the game settles, by the game's reward model).
+  struct PlayOuts {
+    std::size_t stored = 0;
+    std::vector<PlayOutEnd> played, greedy;  // one per wall
+  };
+  int play_out_walls = 1;  // selfplay.play_outs
+  game::SeatArray<std::vector<PlayOuts>> play_outs;
+  std::int64_t play_out_pairs = 0, play_out_decisions = 0;
+
  private:
   double temperature_;
   bool privileged_;
   bool paired_;
+  bool rollout_;
   std::array<float, encoder::kPrivilegedSize> priv_{};
   std::atomic<std::int64_t>& recorded_;
   std::vector<std::int64_t> stored_;  // per encoded decision of the step: its trajectory index or -1
@@ -328,7 +398,7 @@ Actors::Impl::Impl(Actors& o, const ActorsConfig& c, game::MasterSeed m, std::sh
 // A new game while fewer than min_samples learner decisions are recorded in this collect.
 std::unique_ptr<EngineGame> Actors::Impl::next() {
   if (recorded.load(std::memory_order_relaxed) >= min_samples) return nullptr;
-  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.privileged, cfg.paired, recorded);
+  auto g = std::make_unique<ActorGame>(cfg.selfplay.temperature, cfg.privileged, cfg.paired, cfg.rollout, recorded);
   g->index = next_game++;
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   const auto& sp = cfg.selfplay;
@@ -373,8 +443,10 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
   // Paired branches copy the game mid-kyoku, agents included: only policies (stateless between
   // calls) can be copied, so games with a bot or an external agent do not branch.
   const bool all_policies = std::all_of(g->seats.begin(), g->seats.end(), [](const SeatAgent& a) { return a.policy; });
-  if (cfg.paired && all_policies) {
+  // Greedy play-outs copy only the table (the bot plays every seat of them): every game has them.
+  if ((cfg.paired && all_policies) || cfg.rollout) {
     g->branch_rate = sp.branch_rate;
+    g->play_out_walls = sp.play_outs;
     for (std::size_t s = 0; s < kSeats; ++s)
       g->branch_rng[s] = game::Xoshiro256ss(game::derive(g->key, game::labels::branch, {s}));
   }
@@ -452,6 +524,19 @@ void Actors::Impl::settle(ActorGame& g) {
       const auto k = ix(g.traj_kyoku[s][i]);
       tr.paired_advantage[i] = static_cast<float>(rewards[k][s] - g.branch_reward[s][i]);
     }
+    for (const auto& p : g.play_outs[s]) {
+      const auto k = ix(g.traj_kyoku[s][p.stored]);
+      const auto reward = [&](const PlayOutEnd& e) {
+        std::vector<game::KyokuStart> seen(g.kyoku.begin(), g.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+        if (e.next) seen.push_back(*e.next);
+        const auto r = model.rewards(seen, e.scores);
+        HYDRA_CHECK(r.size() > k, "selfplay: the reward model gave no reward for a play-out's kyoku");
+        return r[k][s];
+      };
+      double sum = 0;
+      for (std::size_t w = 0; w < p.played.size(); ++w) sum += reward(p.played[w]) - reward(p.greedy[w]);
+      tr.paired_advantage[p.stored] = static_cast<float>(sum / static_cast<double>(p.played.size()));
+    }
     for (const std::uint8_t p : tr.paired) stats.paired += p;
     out.append(tr);
 
@@ -468,6 +553,8 @@ void Actors::Impl::settle(ActorGame& g) {
   out.kyoku = static_cast<std::int64_t>(nk);
   out.all_decisions = g.decisions;
 
+  stats.branches += g.play_out_pairs;
+  stats.branch_decisions += g.play_out_decisions;
   stats.games += 1;
   stats.kyoku += static_cast<std::int64_t>(nk);
   stats.decisions += g.decisions;
@@ -519,7 +606,8 @@ Rollout Actors::Impl::collect(std::int64_t min) {
 // ---- Actors -----------------------------------------------------------------------------
 
 ActorsConfig actors_config(const config::Config& cfg) {
-  return ActorsConfig{cfg.rules, cfg.selfplay, cfg.ppo.critic == "privileged", cfg.ppo.advantage == "paired"};
+  return ActorsConfig{cfg.rules, cfg.selfplay, cfg.ppo.critic == "privileged", cfg.ppo.advantage == "paired",
+                      cfg.ppo.advantage == "rollout"};
 }
 
 Actors::Actors(const ActorsConfig& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,

@@ -96,6 +96,8 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                {"config error in '--set ppo.policy_gradient=\"expected\"'", "set ppo.critic to observed or privileged"});
   expect_error(R"({"ppo": {"critic": "observed", "advantage": "paired"}})", {"ppo.policy_gradient=\"expected\""},
                {"ppo.policy_gradient = expected takes its advantages from the critic"});
+  expect_error(R"({"ppo": {"critic": "observed", "advantage": "rollout"}})", {"ppo.policy_gradient=\"expected\""},
+               {"ppo.policy_gradient = expected takes its advantages from the critic, not from greedy play-outs"});
   EXPECT_EQ(parse(R"({"ppo": {"critic": "observed", "policy_gradient": "expected"}})", "x.json", {}).ppo.policy_gradient,
             "expected");
   try {

@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <vector>
 
 #include "hydra/common/error.hpp"
+#include "hydra/game/rng.hpp"
 #include "hydra/game/wall.hpp"
 #include "wall_golden.hpp"
 #include "hydra/common/index.hpp"
@@ -90,6 +93,51 @@ TEST(WallLayout, KanDoraNeverRunsAheadOfKans) {
   Wall w = identity_wall();
   w.reveal_kan_dora();                             // ankan: before its rinshan draw
   EXPECT_THROW(w.reveal_kan_dora(), InvariantError);  // a second one needs a second kan
+}
+
+// Play-outs deal the unseen tiles again: after ten draws and a kan (its indicator revealed, its
+// rinshan tile drawn), every position anyone has seen keeps its tile, the unseen positions hold
+// the same tiles in a new order, and over many shuffles every unseen tile (live, rinshan,
+// unrevealed dora, ura) turns up as the next draw about equally often.
+TEST(Wall, ShuffleUnseenDealsOnlyTheUnseenTilesAgain) {
+  Wall start = identity_wall();
+  for (int i = 0; i < 10; ++i) start.draw();
+  start.reveal_kan_dora();
+  EXPECT_EQ(start.draw_rinshan().id(), 122);
+  std::vector<int> unseen;
+  for (int i = 62; i < 122; ++i) unseen.push_back(i);
+  for (int i : {123, 124, 125, 130, 132, 134, 127, 129, 131, 133, 135}) unseen.push_back(i);
+  std::sort(unseen.begin(), unseen.end());
+  ASSERT_EQ(unseen.size(), 71u);
+
+  Xoshiro256ss rng(sha256("wall: shuffle the unseen tiles"));
+  std::map<int, int> next_draw;
+  const int rounds = 3000;
+  for (int r = 0; r < rounds; ++r) {
+    Wall w = start;
+    w.shuffle_unseen(rng);
+    (void)Wall(w.tiles());  // still a permutation of 0..135
+    std::vector<int> at_unseen;
+    for (int i = 0; i < kNumTiles; ++i) {
+      const bool hidden = std::binary_search(unseen.begin(), unseen.end(), i);
+      if (hidden) at_unseen.push_back(w.tiles()[ix(i)].id());
+      else ASSERT_EQ(w.tiles()[ix(i)].id(), i) << "a seen position changed: " << i;
+    }
+    std::sort(at_unseen.begin(), at_unseen.end());
+    ASSERT_EQ(at_unseen, unseen);
+    EXPECT_EQ(ids(w.dora_indicators()), (std::vector<int>{126, 128}));
+    EXPECT_EQ(ids(w.ura_indicators()),
+              (std::vector<int>{w.tiles()[127].id(), w.tiles()[129].id()}));
+    EXPECT_EQ(w.live_left(), start.live_left());
+    ++next_draw[w.draw().id()];
+  }
+  // 3000 draws over 71 tiles: about 42 each (a shuffle that kept the dead wall apart would never
+  // draw an ura indicator's tile).
+  ASSERT_EQ(next_draw.size(), unseen.size());
+  for (const auto& [id, n] : next_draw) {
+    EXPECT_GT(n, 15) << "tile " << id;
+    EXPECT_LT(n, 80) << "tile " << id;
+  }
 }
 
 TEST(Wall, RejectsNonPermutations) {

@@ -473,9 +473,13 @@ TEST(Learner, ValueLambdaOneTrainsTheValueOnMonteCarloReturns) {
 // ppo.advantage = paired: the policy's advantage is the rollout's paired R(a) - R(b) where a
 // decision has one and 0 where it has none, whatever the rewards say (the value still learns
 // from them); a rollout without pairs is refused.
-TEST(Learner, PairedAdvantagesReplaceGaeForThePolicy) {
+// Paired branches and greedy play-outs hand the learner the same two fields (ppo.advantage =
+// paired or rollout): the policy learns from them, not from GAE.
+class PairedAdvantages : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(PairedAdvantages, ReplaceGaeForThePolicy) {
   auto cfg = small_config();
-  cfg.ppo.advantage = "paired";
+  cfg.ppo.advantage = GetParam();
   cfg.ppo.reward_norm = false;
   Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{3});
   // The rewards favour action 2; the pairs say action 3 is better than the second action drawn.
@@ -501,6 +505,8 @@ TEST(Learner, PairedAdvantagesReplaceGaeForThePolicy) {
   EXPECT_GT(gain3, 0.01);
   EXPECT_LT(gain2, gain3);
 }
+
+INSTANTIATE_TEST_SUITE_P(Learner, PairedAdvantages, ::testing::Values("paired", "rollout"));
 
 namespace {
 

@@ -271,11 +271,15 @@ struct RunResult {
 };
 
 RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false,
-                   bool paired = false) {
+                   bool paired = false, int play_outs = 0) {
   config::Config cfg = small_config(6, "tonpuusen");
   cfg.selfplay.augment = augment;
   if (privileged) cfg.ppo.critic = "privileged";
   if (paired) cfg.ppo.advantage = "paired";
+  if (play_outs > 0) {
+    cfg.ppo.advantage = "rollout";
+    cfg.selfplay.play_outs = play_outs;
+  }
   cfg.selfplay.opp_self = 0.5;
   cfg.selfplay.opp_pool = 0.25;
   cfg.selfplay.opp_baseline = 0.25;
@@ -367,6 +371,53 @@ TEST(Actors, PairedBranchesChangeNothingThePolicyPlays) {
   // Games with a bot seat (the baseline games here) do not branch: fewer pairs than decisions.
   EXPECT_GT(pairs, 0);
   EXPECT_LT(pairs, static_cast<std::int64_t>(r.size()));
+}
+
+// Greedy play-outs (ppo.advantage = rollout) copy the table at a learner decision and play the
+// kyoku out with bot:greedy, after the action played and after the bot's own choice: nothing the
+// policy plays changes, the advantages are the same at any thread count, decisions where the
+// action was the bot's own carry 0 without a play-out, and more walls per pair play more
+// decisions on other walls (so other advantages) for the same pairs. Games with a bot seat pair
+// too: a play-out copies no agent.
+TEST(Actors, GreedyPlayOutsChangeNothingThePolicyPlays) {
+  const RunResult plain = run_once("play_off", true, 1);
+  const RunResult one = run_once("play_1", true, 1, false, false, 1);
+  const RunResult three = run_once("play_3", true, 1, false, false, 3);
+  const RunResult threads = run_once("play_3t", true, 2, false, false, 3);
+  for (const RunResult* run : {&one, &three}) {
+    const Rollout& r = run->rollout;
+    ASSERT_EQ(r.paired.size(), r.size());
+    r.check();
+    Rollout without = r;
+    without.paired.clear();
+    without.paired_advantage.clear();
+    EXPECT_TRUE(identical(plain.rollout, without));
+    EXPECT_EQ(plain.logs, run->logs);
+  }
+  EXPECT_TRUE(identical(three.rollout, threads.rollout));
+  EXPECT_EQ(three.stats.branch_decisions, threads.stats.branch_decisions);
+
+  const Rollout& r = three.rollout;
+  std::int64_t pairs = 0, nonzero = 0, differ = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    pairs += r.paired[i];
+    if (!r.paired[i]) {
+      EXPECT_EQ(r.paired_advantage[i], 0.0f) << "decision " << i;
+    }
+    nonzero += r.paired_advantage[i] != 0.0f;
+    differ += r.paired_advantage[i] != one.rollout.paired_advantage[i];
+  }
+  EXPECT_EQ(three.stats.paired, pairs);
+  EXPECT_EQ(three.stats.branches, one.stats.branches);  // the same decisions differ from the bot's
+  EXPECT_GT(three.stats.branches, 0);
+  EXPECT_LE(nonzero, three.stats.branches);
+  EXPECT_GT(nonzero, 0);
+  EXPECT_GT(differ, 0);
+  // Three walls per pair, two play-outs each: about three times the decisions of one wall.
+  EXPECT_GT(three.stats.branch_decisions, 2 * one.stats.branch_decisions);
+  // Every game pairs its eligible decisions (the table's only pending one), the bot games too:
+  // all but some responses to a discard that two seats could claim.
+  EXPECT_GT(pairs, static_cast<std::int64_t>(r.size()) * 9 / 10);
 }
 
 TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {

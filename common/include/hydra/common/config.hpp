@@ -134,7 +134,10 @@ struct SelfplayConfig {
   int pool_size = 8;          // past snapshots kept in the opponent pool
   int pool_every = 10;        // learner updates between snapshots added to the pool
   std::string grp;            // GRP checkpoint for rewards; "" = kyoku score change + placement
-  double branch_rate = 1.0;   // with ppo.advantage = paired: share of eligible decisions played twice
+  double branch_rate = 1.0;   // with ppo.advantage = paired or rollout: share of eligible decisions played twice
+  // With ppo.advantage = rollout: walls per greedy play-out pair. 1 = the game's own wall; K > 1 =
+  // K fresh draws of the kyoku's unseen tiles, the pair's two play-outs on each, averaged.
+  int play_outs = 8;
 
   template <class V>
   void visit(V& v) {
@@ -152,8 +155,12 @@ struct SelfplayConfig {
     v("pool_every", pool_every, "learner updates between pool snapshots", Range{1, 1000000});
     v("grp", grp, "GRP checkpoint used for rewards (empty: score change + placement)");
     v("branch_rate", branch_rate,
-      "with ppo.advantage = paired: share of the learner's eligible decisions played twice (paired branches)",
+      "with ppo.advantage = paired or rollout: share of the learner's eligible decisions played twice",
       Range{0.0, 1.0});
+    v("play_outs", play_outs,
+      "with ppo.advantage = rollout: walls per greedy play-out pair (1: the game's own; more: fresh draws of the "
+      "unseen tiles, averaged)",
+      Range{1, 1024});
   }
 };
 
@@ -200,7 +207,9 @@ struct PpoConfig {
   std::string critic = "value_head";
   int critic_blocks = 2;        // SE-ResBlocks of the privileged critic
   int critic_channels = 64;     // its channels (a multiple of 32)
-  double critic_lr = 1e-3;      // its AdamW learning rate (constant)
+  // Its AdamW learning rate (constant). 3e-4: at 1e-3 it fits each rollout and explains nothing of
+  // the next one's returns (docs/PPO.md "Expected policy gradient", the critic's learning rate).
+  double critic_lr = 3e-4;
   int critic_epochs = 2;        // its passes over each rollout (the policy's are ppo.epochs)
   // GAE lambda of the value (and critic) targets; -1 = ppo.lambda. 1 = Monte Carlo returns: with a
   // small ppo.lambda the advantages lean on V, and V then learns the true return, not its own echo.
@@ -208,7 +217,10 @@ struct PpoConfig {
   // The policy's advantages (docs/PPO.md "Paired branches"): "gae" = GAE over the episode with the
   // baseline above; "paired" = R(a) - R(b) of the rest of the kyoku played twice from the decision,
   // with a second action b of the same policy on the same walls and random streams (the actors
-  // play the branches; decisions without one carry no policy gradient). The value targets stay GAE's.
+  // play the branches; decisions without one carry no policy gradient); "rollout" = Q(a) - Q(g) of
+  // the rest of the kyoku played out by bot:greedy in every seat on the same walls, once after the
+  // action a played and once after the greedy bot's own choice g (docs/PPO.md "Greedy play-outs";
+  // 0 where a = g). The value targets stay GAE's.
   std::string advantage = "gae";
   // The policy-gradient estimator (docs/PPO.md "Expected policy gradient"): "sampled" = the
   // advantage of the action played times grad log pi(a); "expected" = sum over the legal actions
@@ -261,8 +273,9 @@ struct PpoConfig {
     v("value_lambda", value_lambda, "GAE lambda of the value targets (-1: ppo.lambda; 1: Monte Carlo returns)",
       Range{-1.0, 1.0});
     v("advantage", advantage,
-      "policy advantages: GAE, or paired branches (the kyoku played on twice from a decision, R(a) - R(b))",
-      OneOf{"gae", "paired"});
+      "policy advantages: GAE, paired branches (the kyoku played on twice from a decision, R(a) - R(b)), or "
+      "greedy play-outs (the kyoku played out by bot:greedy after the action and after the bot's own choice)",
+      OneOf{"gae", "paired", "rollout"});
     v("policy_gradient", policy_gradient,
       "policy-gradient estimator: the sampled action's advantage, or the expectation over every legal action "
       "of the critic's action advantages (needs ppo.critic privileged or observed)",

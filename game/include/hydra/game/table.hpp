@@ -62,6 +62,9 @@ class Table {
   // decisions, played on from here by whoever answers it (self-play's paired branches,
   // docs/PPO.md). It reports its events to `on_event` (may be empty) and keeps no record of them.
   std::unique_ptr<Table> branch(EventHook on_event) const;
+  // Of such a copy: the kyoku's unseen tiles dealt again (Wall::shuffle_unseen), so the copy plays
+  // on a fresh draw of the same future. Every hand, meld, discard and revealed indicator stays.
+  void shuffle_unseen(Xoshiro256ss& rng) { wall_->shuffle_unseen(rng); }
 
   bool done() const { return state_ == State::game_over; }
   // The decisions the table waits for; all of them must be answered (in any order). Answering

@@ -22,6 +22,7 @@
 #include <array>
 #include <span>
 
+#include "hydra/game/rng.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/game/tile.hpp"
 #include "hydra/common/index.hpp"
@@ -68,6 +69,13 @@ class Wall {
   // before the rinshan draw, open kans after it). At most one per kan, five in all.
   void reveal_kan_dora();
   int kans() const { return kans_; }
+
+  // Deals the tiles nobody has seen again, in an order drawn from `rng`: the live wall still to
+  // draw, the rinshan tiles still to draw, the unrevealed dora indicators and every ura-dora
+  // indicator (their positions keep their roles). Given every hand and everything revealed, each
+  // order of those tiles was equally likely, so the wall after this is a fresh draw of the same
+  // kyoku's future (self-play's greedy play-outs, docs/PPO.md).
+  void shuffle_unseen(Xoshiro256ss& rng);
   int indicators_revealed() const { return revealed_; }
   std::span<const Tile> dora_indicators() const { return {dora_.data(), ix(revealed_)}; }
   std::span<const Tile> ura_indicators() const { return {ura_.data(), ix(revealed_)}; }

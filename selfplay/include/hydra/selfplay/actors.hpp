@@ -38,9 +38,11 @@ struct ActorsConfig {
   config::RulesConfig rules;
   config::SelfplayConfig selfplay;
   // From the ppo section: record the privileged planes of learner decisions (ppo.critic =
-  // privileged) and play paired branches (ppo.advantage = paired).
+  // privileged), play paired branches (ppo.advantage = paired) or greedy play-outs
+  // (ppo.advantage = rollout).
   bool privileged = false;
   bool paired = false;
+  bool rollout = false;
 };
 ActorsConfig actors_config(const config::Config& cfg);
 

@@ -524,18 +524,23 @@ void Actors::Impl::settle(ActorGame& g) {
       const auto k = ix(g.traj_kyoku[s][i]);
       tr.paired_advantage[i] = static_cast<float>(rewards[k][s] - g.branch_reward[s][i]);
     }
+    // Greedy play-outs: the seat's reward for its kyoku after each play-out, all of one decision's
+    // play-outs in one call (they share the kyoku starts up to the decision's kyoku).
     for (const auto& p : g.play_outs[s]) {
       const auto k = ix(g.traj_kyoku[s][p.stored]);
-      const auto reward = [&](const PlayOutEnd& e) {
-        std::vector<game::KyokuStart> seen(g.kyoku.begin(), g.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-        if (e.next) seen.push_back(*e.next);
-        const auto r = model.rewards(seen, e.scores);
-        HYDRA_CHECK(r.size() > k, "selfplay: the reward model gave no reward for a play-out's kyoku");
-        return r[k][s];
-      };
-      double sum = 0;
-      for (std::size_t w = 0; w < p.played.size(); ++w) sum += reward(p.played[w]) - reward(p.greedy[w]);
-      tr.paired_advantage[p.stored] = static_cast<float>(sum / static_cast<double>(p.played.size()));
+      const std::vector<game::KyokuStart> seen(g.kyoku.begin(), g.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      std::vector<std::optional<game::KyokuStart>> next;
+      std::vector<game::Scores> scores;
+      for (const auto* ends : {&p.played, &p.greedy})
+        for (const PlayOutEnd& e : *ends) {
+          next.push_back(e.next);
+          scores.push_back(e.scores);
+        }
+      const auto r = model.last_kyoku_rewards(seen, next, scores);
+      const std::size_t walls = p.played.size();
+      double diff = 0;
+      for (std::size_t w = 0; w < walls; ++w) diff += r[w][s] - r[walls + w][s];
+      tr.paired_advantage[p.stored] = static_cast<float>(diff / static_cast<double>(walls));
     }
     for (const std::uint8_t p : tr.paired) stats.paired += p;
     out.append(tr);

@@ -26,6 +26,21 @@ std::vector<std::array<double, 4>> ScoreRewardModel::rewards(const std::vector<g
   return out;
 }
 
+std::vector<std::array<double, 4>> KyokuRewardModel::last_kyoku_rewards(
+    const std::vector<game::KyokuStart>& kyoku, const std::vector<std::optional<game::KyokuStart>>& next,
+    const std::vector<std::array<int, 4>>& scores) {
+  HYDRA_CHECK(!kyoku.empty() && next.size() == scores.size(), "last_kyoku_rewards: one score per ending");
+  std::vector<std::array<double, 4>> out;
+  out.reserve(next.size());
+  std::vector<game::KyokuStart> seen = kyoku;
+  for (std::size_t i = 0; i < next.size(); ++i) {
+    seen.resize(kyoku.size());
+    if (next[i]) seen.push_back(*next[i]);
+    out.push_back(rewards(seen, scores[i])[kyoku.size() - 1]);
+  }
+  return out;
+}
+
 std::int64_t assign_episode_rewards(Rollout& r, const std::vector<int>& kk,
                                     const std::vector<std::array<double, 4>>& rewards, std::size_t seat) {
   const std::size_t n = r.size();

@@ -506,7 +506,8 @@ TEST_P(PairedAdvantages, ReplaceGaeForThePolicy) {
   EXPECT_LT(gain2, gain3);
 }
 
-INSTANTIATE_TEST_SUITE_P(Learner, PairedAdvantages, ::testing::Values("paired", "rollout"));
+INSTANTIATE_TEST_SUITE_P(Learner, PairedAdvantages, ::testing::Values("paired", "rollout"),
+                         [](const ::testing::TestParamInfo<const char*>& p) { return std::string(p.param); });
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "hydra/model/checkpoint.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/torch/grp_rewards.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 #include "hydra/selfplay/policy.hpp"
@@ -253,6 +255,57 @@ TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromSco
       EXPECT_EQ(b.reward[i], 0.0f);
     }
   EXPECT_THROW(GrpRewardModel("/nonexistent/grp.ckpt"), Error);
+}
+
+// Greedy play-outs score all the endings of one decision's kyoku at once: the GRP reads the
+// shared kyoku once and each ending's next kyoku start as one more step of a batch. Equal to the
+// whole-sequence rewards() of each ending; and the score model's rewards by hand.
+TEST(GrpRewardModel, LastKyokuRewardsEqualTheWholeSequenceForm) {
+  config::Config cfg = tiny_config();
+  torch::manual_seed(5);
+  model::GrpNet grp(cfg.model);
+  const auto file = std::filesystem::temp_directory_path() / ("hydra_grp_last_" + std::to_string(::getpid()) + ".ckpt");
+  model::CheckpointData data;
+  data.kind = "grp";
+  data.config = config::to_json(cfg);
+  model::save_checkpoint(file, data, *grp);
+  GrpRewardModel rewards(file);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".sha256");
+
+  const auto start = [](int round, int honba, int sticks, game::Scores scores) {
+    game::KyokuStart k;
+    k.round = round;
+    k.honba = honba;
+    k.riichi_sticks = sticks;
+    k.scores = scores;
+    return k;
+  };
+  const std::vector<game::KyokuStart> kyoku{start(0, 0, 0, {25000, 25000, 25000, 25000}),
+                                            start(1, 0, 0, {33000, 17000, 25000, 25000}),
+                                            start(1, 1, 1, {36000, 14000, 24000, 25000})};
+  const std::vector<std::optional<game::KyokuStart>> next{start(2, 0, 0, {44000, 14000, 17000, 25000}), std::nullopt,
+                                                          start(1, 2, 0, {39000, 11000, 24000, 26000}), std::nullopt};
+  const std::vector<game::Scores> scores{{44000, 14000, 17000, 25000}, {36000, 14000, 12000, 38000},
+                                         {39000, 11000, 24000, 26000}, {20000, 30000, 24000, 26000}};
+  const auto got = rewards.last_kyoku_rewards(kyoku, next, scores);
+  ASSERT_EQ(got.size(), next.size());
+  for (std::size_t i = 0; i < next.size(); ++i) {
+    std::vector<game::KyokuStart> seen = kyoku;
+    if (next[i]) seen.push_back(*next[i]);
+    const auto want = rewards.rewards(seen, scores[i]);
+    for (std::size_t s = 0; s < 4; ++s) EXPECT_NEAR(got[i][s], want[2][s], 1e-6) << "ending " << i << " seat " << s;
+  }
+  // The score model, by hand: the kyoku's score change / 10,000, and at the game's end the
+  // placement points (3, 1, -1, -3) too.
+  ScoreRewardModel score;
+  const auto by_score = score.last_kyoku_rewards(kyoku, next, scores);
+  EXPECT_NEAR(by_score[0][0], 0.8, 1e-12);
+  EXPECT_NEAR(by_score[0][2], -0.7, 1e-12);
+  EXPECT_NEAR(by_score[1][0], 0.0 + 1.0, 1e-12);   // 36,000 -> 36,000, second
+  EXPECT_NEAR(by_score[1][2], -1.2 - 3.0, 1e-12);  // 24,000 -> 12,000, fourth
+  EXPECT_NEAR(by_score[1][3], 1.3 + 3.0, 1e-12);   // 25,000 -> 38,000, first
+  EXPECT_NEAR(by_score[2][3], 0.1, 1e-12);         // the game goes on: 25,000 -> 26,000
 }
 
 TEST(ResolveDevice, NamesAndErrors) {

@@ -6,6 +6,7 @@
 // hydra/selfplay/torch/inference.hpp, config selfplay.grp).
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "hydra/game/kyoku.hpp"
@@ -20,6 +21,13 @@ class KyokuRewardModel {
   virtual ~KyokuRewardModel() = default;
   virtual std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
                                                      const std::array<int, 4>& final_scores) = 0;
+  // The reward of the last kyoku of `kyoku` for several ways it could have ended (greedy
+  // play-outs): ending i is followed by the kyoku start next[i], or ends the game with the final
+  // scores scores[i] when next[i] is empty. rewards(kyoku + next[i], scores[i])[last], each; a
+  // model with a network reads the shared kyoku once.
+  virtual std::vector<std::array<double, 4>> last_kyoku_rewards(const std::vector<game::KyokuStart>& kyoku,
+                                                                const std::vector<std::optional<game::KyokuStart>>& next,
+                                                                const std::vector<std::array<int, 4>>& scores);
 };
 
 // The kyoku's score change / kRewardScale, plus on the game's last kyoku the placement points of

@@ -19,6 +19,11 @@ class GrpRewardModel final : public KyokuRewardModel {
   explicit GrpRewardModel(const std::filesystem::path& path);
   std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
                                              const std::array<int, 4>& final_scores) override;
+  // The shared kyoku through the GRU once, then every ending's next kyoku start as one more step
+  // of a batch from that state.
+  std::vector<std::array<double, 4>> last_kyoku_rewards(const std::vector<game::KyokuStart>& kyoku,
+                                                        const std::vector<std::optional<game::KyokuStart>>& next,
+                                                        const std::vector<std::array<int, 4>>& scores) override;
 
  private:
   model::GrpNet net_{nullptr};

@@ -226,11 +226,10 @@ std::map<std::int64_t, std::array<double, 4>> reward_sums(const Rollout& r) {
   return out;
 }
 
-TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromScoreRewards) {
-  config::Config cfg = tiny_config();
-  cfg.rules.length = "tonpuusen";
+// A GRP reward model of a fresh GRP network of `cfg`, through a checkpoint as self-play loads it.
+std::shared_ptr<GrpRewardModel> fresh_grp_model(const config::Config& cfg, const std::string& tag) {
   model::GrpNet grp(cfg.model);
-  const auto file = std::filesystem::temp_directory_path() / ("hydra_grp_" + std::to_string(::getpid()) + ".ckpt");
+  const auto file = std::filesystem::temp_directory_path() / ("hydra_" + tag + "_" + std::to_string(::getpid()) + ".ckpt");
   model::CheckpointData data;
   data.kind = "grp";
   data.config = config::to_json(cfg);
@@ -238,6 +237,13 @@ TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromSco
   auto rewards = std::make_shared<GrpRewardModel>(file);
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".sha256");
+  return rewards;
+}
+
+TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromScoreRewards) {
+  config::Config cfg = tiny_config();
+  cfg.rules.length = "tonpuusen";
+  auto rewards = fresh_grp_model(cfg, "grp");
 
   Actors plain(actors_config(cfg), game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
   Actors with_grp(actors_config(cfg), game::MasterSeed{2}, std::make_shared<LinearTestPolicy>(1), nullptr);
@@ -261,17 +267,9 @@ TEST(GrpRewardModel, RewardsOfASelfPlayGameSumToZeroOverTheSeatsAndDifferFromSco
 // shared kyoku once and each ending's next kyoku start as one more step of a batch. Equal to the
 // whole-sequence rewards() of each ending; and the score model's rewards by hand.
 TEST(GrpRewardModel, LastKyokuRewardsEqualTheWholeSequenceForm) {
-  config::Config cfg = tiny_config();
   torch::manual_seed(5);
-  model::GrpNet grp(cfg.model);
-  const auto file = std::filesystem::temp_directory_path() / ("hydra_grp_last_" + std::to_string(::getpid()) + ".ckpt");
-  model::CheckpointData data;
-  data.kind = "grp";
-  data.config = config::to_json(cfg);
-  model::save_checkpoint(file, data, *grp);
-  GrpRewardModel rewards(file);
-  std::filesystem::remove(file);
-  std::filesystem::remove(file.string() + ".sha256");
+  const auto grp = fresh_grp_model(tiny_config(), "grp_last");
+  GrpRewardModel& rewards = *grp;
 
   const auto start = [](int round, int honba, int sticks, game::Scores scores) {
     game::KyokuStart k;

@@ -142,8 +142,8 @@ class ActorGame final : public EngineGame {
       if (paired_ || rollout_) {
         r.paired.resize(n);
         r.paired_advantage.resize(n);
-        branch_reward[s].resize(n);
       }
+      if (paired_) branch_reward[s].resize(n);
       recorded_.fetch_add(1, std::memory_order_relaxed);
     }
     stored_.push_back(stored);
@@ -198,10 +198,10 @@ class ActorGame final : public EngineGame {
       if (branch_rate > 0 && table_->pending().size() == 1) {
         const double u_pair = branch_rng[s].uniform01();
         const double u_alt = branch_rng[s].uniform01();
+        if (u_pair < branch_rate) r.paired[i] = 1;
         if (u_pair < branch_rate && rollout_) {
           // A greedy play-out pair: where a differs from the greedy bot's own choice g, the rest
           // of the kyoku played out by the bot after each; where they agree the advantage is 0.
-          r.paired[i] = 1;
           GreedyAgent bot;
           bot.start_game(d.seat, key);
           const game::Action g = bot.act(table_->view(d.seat), d);
@@ -220,7 +220,6 @@ class ActorGame final : public EngineGame {
             play_outs[s].push_back(std::move(p));
           }
         } else if (u_pair < branch_rate) {
-          r.paired[i] = 1;
           const int alt = sample_action(res.probs, legal, inv_t, u_alt);
           if (alt != chosen) spawn(branch(d, perm[s].inverse()(game::Action(alt)), i));
         }

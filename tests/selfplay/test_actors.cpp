@@ -298,6 +298,13 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
   return out;
 }
 
+// A rollout without its paired advantages: what a run without pairs stores.
+Rollout without_pairs(Rollout r) {
+  r.paired.clear();
+  r.paired_advantage.clear();
+  return r;
+}
+
 TEST(Actors, ByteIdenticalAcrossRunsAndThreadCounts) {
   for (bool augment : {false, true}) {
     const RunResult a = run_once("det_a", augment, 1);
@@ -346,10 +353,7 @@ TEST(Actors, PairedBranchesChangeNothingThePolicyPlays) {
   ASSERT_EQ(r.paired.size(), r.size());
   ASSERT_EQ(r.paired_advantage.size(), r.size());
   r.check();
-  Rollout without = r;
-  without.paired.clear();
-  without.paired_advantage.clear();
-  EXPECT_TRUE(identical(plain.rollout, without));
+  EXPECT_TRUE(identical(plain.rollout, without_pairs(r)));
   EXPECT_EQ(plain.logs, paired.logs);
   EXPECT_TRUE(identical(r, threads.rollout));
   EXPECT_EQ(paired.stats.branches, threads.stats.branches);
@@ -388,10 +392,7 @@ TEST(Actors, GreedyPlayOutsChangeNothingThePolicyPlays) {
     const Rollout& r = run->rollout;
     ASSERT_EQ(r.paired.size(), r.size());
     r.check();
-    Rollout without = r;
-    without.paired.clear();
-    without.paired_advantage.clear();
-    EXPECT_TRUE(identical(plain.rollout, without));
+    EXPECT_TRUE(identical(plain.rollout, without_pairs(r)));
     EXPECT_EQ(plain.logs, run->logs);
   }
   EXPECT_TRUE(identical(three.rollout, threads.rollout));

@@ -35,16 +35,12 @@ std::vector<std::array<double, 4>> GrpRewardModel::last_kyoku_rewards(
   auto [out, state] = net_->gru(model::grp_sequence(kyoku));  // out [1,T,H], state [layers,1,H]
   const auto now = model::expected_points(
       torch::softmax(net_->head(out.select(1, out.size(1) - 1)).to(torch::kDouble), -1), model::kPlacementPoints)[0];
-  std::vector<std::int64_t> going;  // endings the game goes on after
-  std::vector<game::KyokuStart> starts;
-  for (std::size_t i = 0; i < next.size(); ++i)
-    if (next[i]) {
-      going.push_back(static_cast<std::int64_t>(i));
-      starts.push_back(*next[i]);
-    }
-  torch::Tensor after = torch::zeros({1, 4}, torch::kDouble);  // [going, 4]
-  if (!going.empty()) {
-    const auto n = static_cast<std::int64_t>(going.size());
+  std::vector<game::KyokuStart> starts;  // of the endings the game goes on after, in order
+  for (const auto& k : next)
+    if (k) starts.push_back(*k);
+  torch::Tensor after = torch::zeros({1, 4}, torch::kDouble);  // [starts, 4]
+  if (!starts.empty()) {
+    const auto n = static_cast<std::int64_t>(starts.size());
     const auto step = model::grp_sequence(starts).view({n, 1, model::kGrpFeatures});
     const auto h = std::get<0>(net_->gru(step, state.expand({state.size(0), n, state.size(2)}).contiguous()));
     after = model::expected_points(torch::softmax(net_->head(h.select(1, 0)).to(torch::kDouble), -1),

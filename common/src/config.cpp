@@ -34,15 +34,14 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (config.ppo.critic_channels % 32 != 0)
     throw Error(in({"ppo.critic_channels"}) + "ppo.critic_channels: " + std::to_string(config.ppo.critic_channels) +
                 " must be a multiple of 32 (GroupNorm(32))");
-  if (config.ppo.policy_gradient == "expected" && config.ppo.critic == "value_head")
+  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage == "gae" && config.ppo.critic == "value_head")
     throw Error(in({"ppo.policy_gradient", "ppo.critic"}) +
-                "ppo.policy_gradient = expected needs the action values of a separate critic: set ppo.critic to "
-                "observed or privileged");
-  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage != "gae")
+                "ppo.policy_gradient = expected needs action values: from a separate critic (set ppo.critic to "
+                "observed or privileged) or from greedy play-outs (set ppo.advantage to rollout)");
+  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage == "paired")
     throw Error(in({"ppo.policy_gradient", "ppo.advantage"}) +
-                "ppo.policy_gradient = expected takes its advantages from the critic, not from " +
-                (config.ppo.advantage == "paired" ? "paired branches" : "greedy play-outs") +
-                ": set ppo.advantage to gae");
+                "ppo.policy_gradient = expected takes its advantages from a critic or from greedy play-outs, not "
+                "from paired branches: set ppo.advantage to gae or rollout");
   const auto& sp = config.selfplay;
   const double shares = sp.opp_self + sp.opp_pool + sp.opp_baseline;
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)

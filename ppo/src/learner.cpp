@@ -133,7 +133,7 @@ Learner::Learner(const LearnerConfig& cfg, torch::Device device, game::MasterSee
     cc.blocks = cfg_.ppo.critic_blocks;
     cc.channels = cfg_.ppo.critic_channels;
     cc.privileged = cfg_.ppo.critic == "privileged";
-    cc.action_values = expected_gradient();
+    cc.action_values = expected_gradient() && cfg_.ppo.advantage != "rollout";  // play-outs give D otherwise
     critic_ = model::CriticNet(cc);
     critic_->init_weights(game::u64(game::stream_key(master_, game::labels::critic_init).bytes()));
     critic_->to(device_);
@@ -247,14 +247,34 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
   host.advantage = torch::from_blob(advantage.data(), {n}, torch::kFloat).clone();
   host.returns = torch::from_blob(returns.data(), {n}, torch::kFloat).clone();
   if (expected_gradient()) {
-    // The expected policy gradient: the critic's action advantages D(s, a) - sum_b pi(b) D(s, b)
-    // under the policy as it stands (on-policy in expectation over the action, so no
-    // behaviour probabilities are needed), scaled so that their pi-weighted second moment over
-    // the rollout is 1 (the sampled form's normalised advantages have variance 1) and clipped.
+    // The expected policy gradient: action advantages D(s, a) - sum_b pi(b) D(s, b) under the
+    // policy as it stands (on-policy in expectation over the action, so no behaviour
+    // probabilities are needed), scaled so that their pi-weighted second moment over the rollout
+    // is 1 (the sampled form's normalised advantages have variance 1) and clipped. D is the
+    // critic's, over every legal action, or the greedy play-outs', over the actions played out
+    // (centred with pi renormalised over them; the others carry 0, no push either way).
     host.old_probs = policy_probs(host);
-    const auto d = critic_out.slice(1, 1);
-    auto centred = d - (host.old_probs * d).sum(1, /*keepdim=*/true);
-    centred = torch::where(host.legal, centred, torch::zeros_like(centred));
+    torch::Tensor d, over;
+    if (ppo.advantage == "rollout") {
+      if (rollout.played_out.size() != un)
+        throw Error("ppo.policy_gradient = expected with ppo.advantage = rollout, but the rollout carries no play-outs "
+                    "of every likely action (the actors must be configured with the same ppo.policy_gradient)");
+      const double scale = ppo.reward_norm ? 1.0 / reward_norm_.stddev() : 1.0;
+      d = torch::from_blob(const_cast<float*>(rollout.action_value.data()), {n, model::kActions}, torch::kFloat)
+              .mul(scale);
+      std::vector<std::uint8_t> bits(un * static_cast<std::size_t>(model::kActions));
+      for (std::size_t i = 0; i < un; ++i)
+        for (int a = 0; a < model::kActions; ++a)
+          bits[i * model::kActions + static_cast<std::size_t>(a)] = (rollout.played_out[i] >> a) & 1U;
+      over = torch::from_blob(bits.data(), {n, model::kActions}, torch::kUInt8).to(torch::kBool).logical_and(host.legal);
+    } else {
+      d = critic_out.slice(1, 1);
+      over = host.legal;
+    }
+    const auto pi = torch::where(over, host.old_probs, torch::zeros_like(host.old_probs));
+    const auto mass = pi.sum(1, /*keepdim=*/true);
+    const auto mean = (pi * d).sum(1, /*keepdim=*/true) / mass.clamp_min(1e-12);
+    auto centred = torch::where(over, d - mean, torch::zeros_like(d));
     const double scale = std::sqrt((host.old_probs * centred.pow(2)).sum(1).mean().item<double>());
     stats.action_adv_std = scale;
     host.action_advantage = (centred / (scale + 1e-8)).clamp(-ppo.adv_clip, ppo.adv_clip);

@@ -11,6 +11,7 @@
 #include "hydra/selfplay/actors.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -50,6 +51,19 @@ std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
   std::uint64_t out = 0;
   for (int t = 0; t < encoder::kTiles; ++t)
     if ((bits >> t) & 1U) out |= std::uint64_t{1} << p(game::TileType(t)).index();
+  return out;
+}
+
+// The policy as the learner's seats sample it: p^(1/T) over the legal actions, normalised.
+std::array<double, kActions> tempered_probs(const float* probs, game::ActionMask legal, double inv_t) {
+  std::array<double, kActions> out{};
+  double total = 0;
+  for (int a = 0; a < kActions; ++a) {
+    if (!legal.test(game::Action(a)) || !(probs[a] > 0.0f)) continue;
+    out[ix(a)] = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
+    total += out[ix(a)];
+  }
+  for (double& p : out) p /= total;
   return out;
 }
 
@@ -143,6 +157,10 @@ class ActorGame final : public EngineGame {
         r.paired.resize(n);
         r.paired_advantage.resize(n);
       }
+      if (play_out_min_prob >= 0) {
+        r.played_out.resize(n);
+        r.action_value.resize(n * kActions);
+      }
       if (paired_) branch_reward[s].resize(n);
       recorded_.fetch_add(1, std::memory_order_relaxed);
     }
@@ -200,21 +218,37 @@ class ActorGame final : public EngineGame {
         const double u_alt = branch_rng[s].uniform01();
         if (u_pair < branch_rate) r.paired[i] = 1;
         if (u_pair < branch_rate && rollout_) {
-          // A greedy play-out pair: where a differs from the greedy bot's own choice g, the rest
-          // of the kyoku played out by the bot after each; where they agree the advantage is 0.
+          // Greedy play-outs: the rest of the kyoku played out by the bot after the greedy bot's
+          // own choice g and after the sampled action a where it differs (the sampled form), or
+          // after every action the policy gives at least play_out_min_prob (the expected form);
+          // an action that is g has advantage 0 without a play-out.
           GreedyAgent bot;
           bot.start_game(d.seat, key);
           const game::Action g = bot.act(table_->view(d.seat), d);
-          const game::Action a = perm[s].inverse()(game::Action(chosen));
-          if (a != g) {
-            PlayOuts p{i, {}, {}};
+          const int g_stored = perm[s](g).index();
+          PlayOuts p{i, {}, {}, {}};
+          if (play_out_min_prob >= 0) {
+            const auto pi = tempered_probs(res.probs, legal, inv_t);
+            r.played_out[i] = std::uint64_t{1} << g_stored;
+            for (int x = 0; x < kActions; ++x)
+              if (x != g_stored && legal.test(game::Action(x)) && pi[ix(x)] >= play_out_min_prob) {
+                p.actions.push_back(x);
+                r.played_out[i] |= std::uint64_t{1} << x;
+              }
+          } else if (chosen != g_stored) {
+            p.actions.push_back(chosen);
+          }
+          if (!p.actions.empty()) {
             for (int k = 0; k < play_out_walls; ++k) {
               std::optional<game::Xoshiro256ss> walls;
               if (play_out_walls > 1)
                 walls.emplace(game::derive(key, game::labels::play_out, {s, i, static_cast<std::uint64_t>(k)}));
-              p.played.push_back(play_out(*table_, d.seat, a, key, walls));
+              for (const int x : p.actions) {
+                p.played.push_back(play_out(*table_, d.seat, perm[s].inverse()(game::Action(x)), key, walls));
+                play_out_decisions += p.played.back().decisions;
+              }
               p.greedy.push_back(play_out(*table_, d.seat, g, key, walls));
-              play_out_decisions += p.played.back().decisions + p.greedy.back().decisions;
+              play_out_decisions += p.greedy.back().decisions;
             }
             ++play_out_pairs;
             play_outs[s].push_back(std::move(p));
@@ -304,14 +338,20 @@ class ActorGame final : public EngineGame {
   ActorGame* parent = nullptr;
   std::size_t parent_seat = 0, parent_decision = 0, branch_kyoku = 0;
 
-  // Greedy play-outs (ppo.advantage = rollout): per learner seat, the stored decisions whose action
-  // differed from the greedy bot's and where the two play-outs ended (their rewards are taken when
-  // the game settles, by the game's reward model).
+  // Greedy play-outs (ppo.advantage = rollout): per learner seat, the stored decisions with
+  // play-outs, the actions played out besides the greedy bot's choice (in the stored action space)
+  // and where each play-out ended (their rewards are taken when the game settles, by the game's
+  // reward model).
   struct PlayOuts {
     std::size_t stored = 0;
-    std::vector<PlayOutEnd> played, greedy;  // one per wall
+    std::vector<int> actions;
+    std::vector<PlayOutEnd> played;  // per wall k, per action j: played[k * actions.size() + j]
+    std::vector<PlayOutEnd> greedy;  // per wall
   };
   int play_out_walls = 1;  // selfplay.play_outs
+  // The expected form (ppo.policy_gradient = expected): selfplay.play_out_min_prob; -1 = the
+  // sampled form (only the action played).
+  double play_out_min_prob = -1;
   game::SeatArray<std::vector<PlayOuts>> play_outs;
   std::int64_t play_out_pairs = 0, play_out_decisions = 0;
 
@@ -446,6 +486,7 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
   if ((cfg.paired && all_policies) || cfg.rollout) {
     g->branch_rate = sp.branch_rate;
     g->play_out_walls = sp.play_outs;
+    if (cfg.rollout && cfg.expected) g->play_out_min_prob = sp.play_out_min_prob;
     for (std::size_t s = 0; s < kSeats; ++s)
       g->branch_rng[s] = game::Xoshiro256ss(game::derive(g->key, game::labels::branch, {s}));
   }
@@ -524,7 +565,8 @@ void Actors::Impl::settle(ActorGame& g) {
       tr.paired_advantage[i] = static_cast<float>(rewards[k][s] - g.branch_reward[s][i]);
     }
     // Greedy play-outs: the seat's reward for its kyoku after each play-out, all of one decision's
-    // play-outs in one call (they share the kyoku starts up to the decision's kyoku).
+    // play-outs in one call (they share the kyoku starts up to the decision's kyoku); an action's
+    // advantage is the mean over the walls of its reward less the greedy choice's.
     for (const auto& p : g.play_outs[s]) {
       const auto k = ix(g.traj_kyoku[s][p.stored]);
       const std::vector<game::KyokuStart> seen(g.kyoku.begin(), g.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
@@ -536,10 +578,15 @@ void Actors::Impl::settle(ActorGame& g) {
           scores.push_back(e.scores);
         }
       const auto r = model.last_kyoku_rewards(seen, next, scores);
-      const std::size_t walls = p.played.size();
-      double diff = 0;
-      for (std::size_t w = 0; w < walls; ++w) diff += r[w][s] - r[walls + w][s];
-      tr.paired_advantage[p.stored] = static_cast<float>(diff / static_cast<double>(walls));
+      const std::size_t walls = p.greedy.size(), m = p.actions.size();
+      for (std::size_t j = 0; j < m; ++j) {
+        double diff = 0;
+        for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j][s] - r[walls * m + w][s];
+        const auto adv = static_cast<float>(diff / static_cast<double>(walls));
+        const auto x = ix(p.actions[j]);
+        if (!tr.action_value.empty()) tr.action_value[p.stored * ix(kActions) + x] = adv;
+        if (p.actions[j] == tr.action[p.stored]) tr.paired_advantage[p.stored] = adv;
+      }
     }
     for (const std::uint8_t p : tr.paired) stats.paired += p;
     out.append(tr);
@@ -611,7 +658,7 @@ Rollout Actors::Impl::collect(std::int64_t min) {
 
 ActorsConfig actors_config(const config::Config& cfg) {
   return ActorsConfig{cfg.rules, cfg.selfplay, cfg.ppo.critic == "privileged", cfg.ppo.advantage == "paired",
-                      cfg.ppo.advantage == "rollout"};
+                      cfg.ppo.advantage == "rollout", cfg.ppo.policy_gradient == "expected"};
 }
 
 Actors::Actors(const ActorsConfig& cfg, game::MasterSeed master, std::shared_ptr<BatchPolicy> learner,

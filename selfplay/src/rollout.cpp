@@ -104,6 +104,8 @@ void Rollout::clear() {
   priv.clear();
   paired.clear();
   paired_advantage.clear();
+  played_out.clear();
+  action_value.clear();
   game.clear();
   seat.clear();
   games = kyoku = all_decisions = 0;
@@ -145,6 +147,8 @@ void Rollout::append(const Rollout& o) {
   append_all(priv, o.priv);
   append_all(paired, o.paired);
   append_all(paired_advantage, o.paired_advantage);
+  append_all(played_out, o.played_out);
+  append_all(action_value, o.action_value);
   append_all(game, o.game);
   append_all(seat, o.seat);
   games += o.games;
@@ -164,11 +168,16 @@ void Rollout::check() const {
   HYDRA_CHECK(priv.empty() || priv.size() == n * encoder::kPrivilegedSize, "rollout: priv length");
   HYDRA_CHECK((paired.empty() && paired_advantage.empty()) || (paired.size() == n && paired_advantage.size() == n),
               "rollout: paired / paired_advantage length");
+  HYDRA_CHECK((played_out.empty() && action_value.empty()) ||
+                  (played_out.size() == n && action_value.size() == n * kActions),
+              "rollout: played_out / action_value length");
   HYDRA_CHECK(n == 0 || done[n - 1] == 1, "rollout: the last decision does not end an episode");
   for (std::size_t i = 0; i < n; ++i) {
     HYDRA_CHECK(action[i] >= 0 && action[i] < kActions && ((legal[i] >> action[i]) & 1U),
                 "rollout: decision " + std::to_string(i) + " took action " + std::to_string(action[i]) + ", not legal");
     HYDRA_CHECK(done[i] <= 1, "rollout: done must be 0 or 1");
+    HYDRA_CHECK(played_out.empty() || (played_out[i] & ~legal[i]) == 0,
+                "rollout: decision " + std::to_string(i) + " played out an action that is not legal");
   }
 }
 

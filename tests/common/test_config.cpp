@@ -91,13 +91,14 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                {"config error in '--set selfplay.opp_self=0.9' and 'cfg/test.json': selfplay.opp_self"});
   expect_error(R"({"selfplay": {"opp_pool": 0.5}})", {}, {"config error in 'cfg/test.json': selfplay.opp_self"});
   expect_error("{}", {"ppo.minibatch=8192"}, {"config error in '--set ppo.minibatch=8192': ppo.minibatch (8192)"});
-  // The expected policy gradient takes its action values from a separate critic.
+  // The expected policy gradient takes its action values from a separate critic or from play-outs.
   expect_error("{}", {"ppo.policy_gradient=\"expected\""},
-               {"config error in '--set ppo.policy_gradient=\"expected\"'", "set ppo.critic to observed or privileged"});
+               {"config error in '--set ppo.policy_gradient=\"expected\"'", "set ppo.critic to observed or privileged",
+                "set ppo.advantage to rollout"});
   expect_error(R"({"ppo": {"critic": "observed", "advantage": "paired"}})", {"ppo.policy_gradient=\"expected\""},
-               {"ppo.policy_gradient = expected takes its advantages from the critic"});
-  expect_error(R"({"ppo": {"critic": "observed", "advantage": "rollout"}})", {"ppo.policy_gradient=\"expected\""},
-               {"ppo.policy_gradient = expected takes its advantages from the critic, not from greedy play-outs"});
+               {"not from paired branches"});
+  EXPECT_EQ(parse(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected"}})", "x.json", {}).ppo.policy_gradient,
+            "expected");
   EXPECT_EQ(parse(R"({"ppo": {"critic": "observed", "policy_gradient": "expected"}})", "x.json", {}).ppo.policy_gradient,
             "expected");
   try {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -508,6 +509,58 @@ TEST_P(PairedAdvantages, ReplaceGaeForThePolicy) {
 
 INSTANTIATE_TEST_SUITE_P(Learner, PairedAdvantages, ::testing::Values("paired", "rollout"),
                          [](const ::testing::TestParamInfo<const char*>& p) { return std::string(p.param); });
+
+// ppo.advantage = rollout with ppo.policy_gradient = expected: the policy learns from the
+// play-outs' action values of every action played out, centred with pi renormalised over them
+// and scaled to a pi-weighted second moment of 1 (checked by hand against the policy's own
+// probabilities), whatever the rewards say; the other actions get no push of their own.
+TEST(Learner, PlayOutsOfEveryLikelyActionGiveTheExpectedGradient) {
+  auto cfg = small_config();
+  cfg.ppo.advantage = "rollout";
+  cfg.ppo.policy_gradient = "expected";
+  cfg.ppo.reward_norm = false;
+  Learner learner(learner_config(cfg), torch::kCPU, MasterSeed{3});
+  const int n = 160;
+  // The rewards favour action 2; the play-outs say 3 beats the greedy choice 1, and 0 loses to it.
+  auto rollout = make_rollout(
+      learner.net(), n, 1, 5, [](int i) { return i % 5; }, [](int, int a) { return a == 2 ? 1.0f : 0.0f; });
+  rollout.paired.assign(n, 0);
+  rollout.paired_advantage.assign(n, 0.0f);
+  EXPECT_THROW(learner.update(rollout), hydra::Error);  // no action values
+  rollout.played_out.assign(n, 0);
+  rollout.action_value.assign(static_cast<std::size_t>(n) * 46, 0.0f);
+  const std::array<float, 5> value{-0.5f, 0.0f, 0.0f, 1.0f, 0.0f};
+  for (int i = 0; i < n; ++i) {
+    if (i % 4 == 0) continue;  // a decision without play-outs (two seats could claim a discard)
+    rollout.paired[ix(i)] = 1;
+    rollout.played_out[ix(i)] = 0b1011;  // actions 0, 1 (greedy) and 3
+    for (int a : {0, 3}) rollout.action_value[ix(i) * 46 + ix(a)] = value[ix(a)];
+  }
+  // pi(a) of every decision, from the learner's log-probabilities of each action in turn.
+  std::array<std::vector<double>, 5> pi;
+  for (int a = 0; a < 5; ++a) {
+    Rollout r = rollout;
+    r.action.assign(n, static_cast<std::int16_t>(a));
+    const auto logp = learner.log_probs(r);
+    for (int i = 0; i < n; ++i) pi[ix(a)].push_back(std::exp(logp[i].item<double>()));
+  }
+  double second = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i % 4 == 0) continue;
+    const double mass = pi[0][ix(i)] + pi[1][ix(i)] + pi[3][ix(i)];
+    const double mean = (pi[0][ix(i)] * value[0] + pi[3][ix(i)] * value[3]) / mass;
+    for (int a : {0, 1, 3}) second += pi[ix(a)][ix(i)] * std::pow(value[ix(a)] - mean, 2);
+  }
+  const double before0 = mean_prob(learner, rollout, 0), before2 = mean_prob(learner, rollout, 2),
+               before3 = mean_prob(learner, rollout, 3);
+  const auto stats = learner.update(rollout);
+  EXPECT_NEAR(stats.action_adv_std, std::sqrt(second / n), 1e-5 * std::sqrt(second / n));
+  const double gain0 = mean_prob(learner, rollout, 0) - before0, gain2 = mean_prob(learner, rollout, 2) - before2,
+               gain3 = mean_prob(learner, rollout, 3) - before3;
+  EXPECT_GT(gain3, 0.01);
+  EXPECT_LT(gain0, 0.0);
+  EXPECT_LT(gain2, gain3);
+}
 
 namespace {
 

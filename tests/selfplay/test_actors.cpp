@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -79,7 +80,7 @@ bool identical(const Rollout& a, const Rollout& b) {
          same_bytes(a.reward, b.reward) && same_bytes(a.done, b.done) && same_bytes(a.opp_waits, b.opp_waits) &&
          same_bytes(a.version, b.version) && same_bytes(a.game, b.game) && same_bytes(a.seat, b.seat) &&
          same_bytes(a.paired, b.paired) && same_bytes(a.paired_advantage, b.paired_advantage) &&
-         a.games == b.games && a.kyoku == b.kyoku && a.all_decisions == b.all_decisions;
+         same_bytes(a.played_out, b.played_out) && same_bytes(a.action_value, b.action_value) && a.games == b.games && a.kyoku == b.kyoku && a.all_decisions == b.all_decisions;
 }
 
 TEST(Half, RoundTripsEveryFiniteHalf) {
@@ -271,7 +272,7 @@ struct RunResult {
 };
 
 RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false,
-                   bool paired = false, int play_outs = 0) {
+                   bool paired = false, int play_outs = 0, double min_prob = -1) {
   config::Config cfg = small_config(6, "tonpuusen");
   cfg.selfplay.augment = augment;
   if (privileged) cfg.ppo.critic = "privileged";
@@ -279,6 +280,10 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
   if (play_outs > 0) {
     cfg.ppo.advantage = "rollout";
     cfg.selfplay.play_outs = play_outs;
+  }
+  if (min_prob >= 0) {
+    cfg.ppo.policy_gradient = "expected";
+    cfg.selfplay.play_out_min_prob = min_prob;
   }
   cfg.selfplay.opp_self = 0.5;
   cfg.selfplay.opp_pool = 0.25;
@@ -302,6 +307,8 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
 Rollout without_pairs(Rollout r) {
   r.paired.clear();
   r.paired_advantage.clear();
+  r.played_out.clear();
+  r.action_value.clear();
   return r;
 }
 
@@ -419,6 +426,69 @@ TEST(Actors, GreedyPlayOutsChangeNothingThePolicyPlays) {
   // Every game pairs its eligible decisions (the table's only pending one), the bot games too:
   // all but some responses to a discard that two seats could claim.
   EXPECT_GT(pairs, static_cast<std::int64_t>(r.size()) * 9 / 10);
+}
+
+// The expected form plays out every action the policy gives at least play_out_min_prob beside the
+// greedy choice, on the same walls as the sampled form: where the sampled form played a out, the
+// two forms agree on Q(a) - Q(g) to the bit; the games themselves are those of a run without
+// play-outs, at one thread or two.
+TEST(Actors, PlayOutsOfEveryLikelyActionAgreeWithThoseOfTheActionPlayed) {
+  constexpr double kMin = 0.1;
+  const RunResult plain = run_once("every_off", true, 1);
+  const RunResult sampled = run_once("every_sampled", true, 1, false, false, 2);
+  const RunResult every = run_once("every_on", true, 1, false, false, 2, kMin);
+  const RunResult threads = run_once("every_t", true, 2, false, false, 2, kMin);
+  const Rollout& r = every.rollout;
+  r.check();
+  ASSERT_EQ(r.played_out.size(), r.size());
+  EXPECT_TRUE(sampled.rollout.played_out.empty());
+  EXPECT_TRUE(identical(plain.rollout, without_pairs(r)));
+  EXPECT_EQ(plain.logs, every.logs);
+  EXPECT_TRUE(identical(r, threads.rollout));
+
+  // The policy's probabilities at every stored decision (the actors evaluated these very
+  // observations), tempered as the actors sample (T = 1 here).
+  std::vector<float> obs(r.obs.size());
+  from_half(r.obs.data(), obs.data(), obs.size());
+  std::vector<float> probs(r.size() * kActions), value(r.size());
+  const auto legal = r.legal_masks();
+  LinearTestPolicy(1, 1).evaluate(PolicyBatch{obs.data(), r.context.data(), legal.data(), static_cast<int>(r.size())},
+                                  PolicyOutput{probs.data(), value.data()});
+  std::int64_t agree = 0, several = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (!r.paired[i]) {
+      EXPECT_EQ(r.played_out[i], 0U) << "decision " << i;
+      continue;
+    }
+    // Every likely action is played out, and besides them at most the greedy choice (a margin of
+    // 1e-5 keeps the renormalisation's rounding out of the comparison).
+    int likely = 0, maybe = 0;
+    for (int a = 0; a < kActions; ++a) {
+      if (!((r.legal[i] >> a) & 1U)) continue;
+      const double p = probs[i * kActions + ix(a)];
+      maybe += p >= kMin * (1 - 1e-5);
+      if (p >= kMin * (1 + 1e-5)) {
+        ++likely;
+        EXPECT_TRUE((r.played_out[i] >> a) & 1U) << "decision " << i << " action " << a;
+      }
+    }
+    const int count = std::popcount(r.played_out[i]);
+    EXPECT_GE(count, std::max(likely, 1));
+    EXPECT_LE(count, maybe + 1);
+    several += count >= 3;
+    for (int a = 0; a < kActions; ++a)
+      if (!((r.played_out[i] >> a) & 1U)) EXPECT_EQ(r.action_value[i * kActions + ix(a)], 0.0f);
+    // The sampled form played the action taken against g on the same two walls.
+    const float q = sampled.rollout.paired_advantage[i];
+    if (q != 0.0f && ((r.played_out[i] >> r.action[i]) & 1U)) {
+      EXPECT_EQ(r.action_value[i * kActions + ix(r.action[i])], q) << "decision " << i;
+      EXPECT_EQ(r.paired_advantage[i], q);
+      ++agree;
+    }
+  }
+  EXPECT_GT(agree, 0);
+  EXPECT_GT(several, 0);  // decisions with two actions played out beside g
+  EXPECT_GT(every.stats.branch_decisions, sampled.stats.branch_decisions);
 }
 
 TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {

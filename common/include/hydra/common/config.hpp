@@ -138,6 +138,10 @@ struct SelfplayConfig {
   // With ppo.advantage = rollout: walls per greedy play-out pair. 1 = the game's own wall; K > 1 =
   // K fresh draws of the kyoku's unseen tiles, the pair's two play-outs on each, averaged.
   int play_outs = 8;
+  // With ppo.advantage = rollout and ppo.policy_gradient = expected: the actions besides the greedy
+  // bot's choice that are played out, those the policy gives at least this probability (the rest
+  // carry no advantage).
+  double play_out_min_prob = 0.05;
 
   template <class V>
   void visit(V& v) {
@@ -161,6 +165,10 @@ struct SelfplayConfig {
       "with ppo.advantage = rollout: walls per greedy play-out pair (1: the game's own; more: fresh draws of the "
       "unseen tiles, averaged)",
       Range{1, 1024});
+    v("play_out_min_prob", play_out_min_prob,
+      "with ppo.advantage = rollout and ppo.policy_gradient = expected: the smallest probability of an action "
+      "played out beside the greedy choice",
+      Range{0.0, 1.0});
   }
 };
 
@@ -224,8 +232,10 @@ struct PpoConfig {
   std::string advantage = "gae";
   // The policy-gradient estimator (docs/PPO.md "Expected policy gradient"): "sampled" = the
   // advantage of the action played times grad log pi(a); "expected" = sum over the legal actions
-  // of grad pi(a) times the critic's action advantage D(s, a) - sum_b pi(b) D(s, b), with no
-  // sampling noise from the action (needs a separate critic, ppo.critic privileged or observed).
+  // of grad pi(a) times an action advantage D(s, a) - sum_b pi(b) D(s, b), with no sampling noise
+  // from the action: D from a separate critic (ppo.critic privileged or observed), or with
+  // ppo.advantage = rollout from greedy play-outs of every action the policy gives at least
+  // selfplay.play_out_min_prob (docs/PPO.md "Play-outs of every likely action").
   std::string policy_gradient = "sampled";
 
   template <class V>
@@ -278,7 +288,8 @@ struct PpoConfig {
       OneOf{"gae", "paired", "rollout"});
     v("policy_gradient", policy_gradient,
       "policy-gradient estimator: the sampled action's advantage, or the expectation over every legal action "
-      "of the critic's action advantages (needs ppo.critic privileged or observed)",
+      "of action advantages (from a separate critic, ppo.critic privileged or observed, or from greedy play-outs, "
+      "ppo.advantage = rollout)",
       OneOf{"sampled", "expected"});
   }
 };

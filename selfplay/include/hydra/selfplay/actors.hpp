@@ -39,10 +39,12 @@ struct ActorsConfig {
   config::SelfplayConfig selfplay;
   // From the ppo section: record the privileged planes of learner decisions (ppo.critic =
   // privileged), play paired branches (ppo.advantage = paired) or greedy play-outs
-  // (ppo.advantage = rollout).
+  // (ppo.advantage = rollout), and with those of every likely action (ppo.policy_gradient =
+  // expected, Rollout::played_out).
   bool privileged = false;
   bool paired = false;
   bool rollout = false;
+  bool expected = false;
 };
 ActorsConfig actors_config(const config::Config& cfg);
 

@@ -53,6 +53,13 @@ struct Rollout {
   // b = a, which replays a exactly). Unbiased for Q(a) - V of the seat's observation.
   std::vector<std::uint8_t> paired;
   std::vector<float> paired_advantage;
+  // Play-outs of every likely action (ppo.advantage = rollout with ppo.policy_gradient = expected;
+  // docs/PPO.md "Play-outs of every likely action"), or both empty: bit a of played_out[i] is set
+  // for each action of decision i that was played out (the greedy bot's choice g among them), and
+  // action_value[i * kActions + a] is then the mean over the walls of Q(a) - Q(g) (0 for g and
+  // for the actions not played out).
+  std::vector<std::uint64_t> played_out;
+  std::vector<float> action_value;
   // Where each decision comes from (diagnostics and tests; a Rollout built elsewhere may leave
   // these empty): the game index and the absolute seat.
   std::vector<std::int64_t> game;

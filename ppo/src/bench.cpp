@@ -22,8 +22,12 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // A rollout of `n` one-decision episodes cycling over real positions, old log-probabilities
-// from the learner's own network (as actors give them).
-selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, Learner& learner) {
+// from the learner's own network (as actors give them), and the fields the configuration's
+// learner reads besides (so that every configuration's whole update is measured): paired
+// advantages (ppo.advantage paired or rollout), the action values of every legal action (with
+// the expected form of play-outs) and privileged planes (all zero) for a privileged critic.
+selfplay::Rollout bench_rollout(const config::Config& cfg, const data::SampleBatch& s, std::int64_t n,
+                                Learner& learner) {
   selfplay::Rollout r;
   const auto un = ix(n);
   r.obs.resize(un * encoder::kObsSize);
@@ -40,6 +44,16 @@ selfplay::Rollout bench_rollout(const data::SampleBatch& s, std::int64_t n, Lear
     r.version.push_back(0);
     for (int o = 0; o < selfplay::kOpponents; ++o) r.opp_waits.push_back(o == static_cast<int>(i % 3) ? 0b1001U : 0U);
   }
+  if (cfg.ppo.advantage != "gae") {
+    r.paired.assign(un, 1);
+    r.paired_advantage.assign(r.reward.begin(), r.reward.end());
+  }
+  if (cfg.ppo.advantage == "rollout" && cfg.ppo.policy_gradient == "expected") {
+    r.played_out = r.legal;
+    r.action_value.assign(un * selfplay::kActions, 0.0f);
+    for (std::size_t i = 0; i < un; ++i) r.action_value[i * selfplay::kActions + ix(r.action[i])] = r.reward[i];
+  }
+  if (cfg.ppo.critic == "privileged") r.priv.assign(un * encoder::kPrivilegedSize, 0);
   r.logp.assign(un, 0.0f);
   const auto logp = learner.log_probs(r);
   r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
@@ -80,7 +94,7 @@ LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const
   const std::int64_t n =
       samples > 0 ? samples : std::min<std::int64_t>(cfg.ppo.rollout_samples, 2 * std::int64_t{cfg.ppo.minibatch});
   Learner learner(learner_config(cfg), device, game::MasterSeed{seed});
-  const auto rollout = bench_rollout(positions, n, learner);
+  const auto rollout = bench_rollout(cfg, positions, n, learner);
   log::info("bench learner: warm-up update of {} samples", n);
   learner.update(rollout);  // allocator, kernel choice, AdamW state
   LearnerRate rate;

@@ -21,6 +21,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/common/parallel.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/encoder/augment.hpp"
 #include "hydra/encoder/context.hpp"
@@ -239,17 +240,21 @@ class ActorGame final : public EngineGame {
             p.actions.push_back(chosen);
           }
           if (!p.actions.empty()) {
-            for (int k = 0; k < play_out_walls; ++k) {
-              std::optional<game::Xoshiro256ss> walls;
-              if (play_out_walls > 1)
-                walls.emplace(game::derive(key, game::labels::play_out, {s, i, static_cast<std::uint64_t>(k)}));
-              for (const int x : p.actions) {
-                p.played.push_back(play_out(*table_, d.seat, perm[s].inverse()(game::Action(x)), key, walls));
-                play_out_decisions += p.played.back().decisions;
-              }
-              p.greedy.push_back(play_out(*table_, d.seat, g, key, walls));
-              play_out_decisions += p.greedy.back().decisions;
-            }
+            // Each play-out is a function of the table, its action and its wall alone, so they
+            // run in parallel (a decision's play-outs are most of a step's work; without this one
+            // game's play-outs would hold one core while the other games' steps are done).
+            const auto walls = ix(play_out_walls), m = p.actions.size();
+            p.played.resize(walls * m);
+            p.greedy.resize(walls);
+            hydra::parallel_for(0, walls * (m + 1), [&](std::size_t job) {
+              const std::size_t k = job / (m + 1), j = job % (m + 1);
+              std::optional<game::Xoshiro256ss> stream;
+              if (walls > 1) stream.emplace(game::derive(key, game::labels::play_out, {s, i, k}));
+              if (j == m) p.greedy[k] = play_out(*table_, d.seat, g, key, stream);
+              else p.played[k * m + j] = play_out(*table_, d.seat, perm[s].inverse()(game::Action(p.actions[j])), key, stream);
+            });
+            for (const auto* ends : {&p.played, &p.greedy})
+              for (const PlayOutEnd& e : *ends) play_out_decisions += e.decisions;
             ++play_out_pairs;
             play_outs[s].push_back(std::move(p));
           }

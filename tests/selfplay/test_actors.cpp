@@ -476,8 +476,11 @@ TEST(Actors, PlayOutsOfEveryLikelyActionAgreeWithThoseOfTheActionPlayed) {
     EXPECT_GE(count, std::max(likely, 1));
     EXPECT_LE(count, maybe + 1);
     several += count >= 3;
-    for (int a = 0; a < kActions; ++a)
-      if (!((r.played_out[i] >> a) & 1U)) EXPECT_EQ(r.action_value[i * kActions + ix(a)], 0.0f);
+    for (int a = 0; a < kActions; ++a) {
+      if (!((r.played_out[i] >> a) & 1U)) {
+        EXPECT_EQ(r.action_value[i * kActions + ix(a)], 0.0f);
+      }
+    }
     // The sampled form played the action taken against g on the same two walls.
     const float q = sampled.rollout.paired_advantage[i];
     if (q != 0.0f && ((r.played_out[i] >> r.action[i]) & 1U)) {

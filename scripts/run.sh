@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job for a new user: sets up what is missing, builds, and runs the shortest pipeline
-# that shows PPO making a player stronger on this CPU, in about seven minutes on 2 cores
+# that shows PPO making a player stronger on this CPU, in about twelve minutes on 2 cores
 # (docs/TRAINING.md "Learning check"): 4,000 greedy self-play games -> 150 steps of behaviour
-# cloning on them (a briefly cloned player) -> the GRP reward model -> ten PPO updates from that
-# checkpoint (configs/finetune_short.json) -> a 1v3 duplicate over 400 wall seeds of PPO against
+# cloning on them (a briefly cloned player) -> the GRP reward model -> eight PPO updates from that
+# checkpoint (configs/finetune_short.json: the advantages of greedy play-outs of every likely
+# action, docs/PPO.md) -> a 1v3 duplicate over 400 wall seeds of PPO against
 # its start, argmax play (how hydra eval, bot and review play). Every stage is seeded and PPO
 # stops at an update count, so any machine computes the same run, only faster or slower. It ends
 # by saying what it shows.
@@ -37,11 +38,12 @@ fi
   --bc-steps 150 --config configs/finetune_short.json --minutes 0 --seeds 400 --evals start "$@"
 cat << 'TEXT'
 
-What this run shows, plainly: ten PPO updates (about 220,000 learner decisions; the first two
-train only the value head) made a briefly cloned player (150 behaviour-cloning steps on the
-greedy bot's games) stronger than it was, in the duplicate above: the same 400 walls, PPO in one
-seat against three copies of its start, argmax play. On the 2-core development machine it gave
-2.408 [2.359, 2.457] (2.5 is par) in 7 minutes. It does not show PPO improving a fully
+What this run shows, plainly: eight PPO updates (about 178,000 learner decisions, each action the
+policy found likely played out to the kyoku's end by the greedy bot on 8 fresh walls) made a
+briefly cloned player (150 behaviour-cloning steps on the greedy bot's games) stronger than it
+was, in the duplicate above: the same 400 walls, PPO in one seat against three copies of its
+start, argmax play. On the 2-core development machine it gave 2.303 [2.253, 2.352] (2.5 is par)
+in 12 minutes. It does not show PPO improving a fully
 cloned player: that takes about two hours here (scripts/run.sh --full, docs/PPO.md "Two hours
 at T = 0.5").
 TEXT

@@ -13,6 +13,14 @@ check=$("$hydra" check "${common[@]}" --positions 24 --json)
 model=$("$hydra" bench model "${common[@]}" --batch-sizes 1,8 --seconds 0.05 --json)
 learner=$("$hydra" bench learner "${common[@]}" --samples 64 --set ppo.minibatch=32 --seconds 0 --peak-tflops 1 \
   --profile "$tmp/trace.json" --json)
+# Every advantage the learner takes: the bench's rollout carries the fields each one reads.
+for extra in "ppo.advantage=paired" "ppo.advantage=rollout" "ppo.policy_gradient=expected ppo.advantage=rollout" \
+             "ppo.critic=privileged" "ppo.policy_gradient=expected ppo.critic=observed"; do
+  sets=(); for kv in $extra; do sets+=(--set "$kv"); done
+  "$hydra" bench learner "${common[@]}" --samples 64 --set ppo.minibatch=32 --seconds 0 "${sets[@]}" --json |
+    python3 -c 'import json, sys; j = json.load(sys.stdin); assert j["trained_samples_per_s"] > 0, j' ||
+    { echo "check_bench.sh: bench learner failed with $extra" >&2; exit 1; }
+done
 selfplay=$("$hydra" bench selfplay "${common[@]}" --set selfplay.games=2 --set ppo.rollout_samples=1 --set ppo.minibatch=1 --seconds 0 --json)
 # Real positions from logs too, and the pretraining bench, when the shared data is there.
 pretrain='{}'

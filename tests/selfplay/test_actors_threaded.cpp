@@ -1,6 +1,7 @@
 // A short threaded collect (labelled `threaded`: scripts/test.sh --sanitize thread runs it under
 // TSan): two groups alternating with the inference thread, parallel stepping and encoding, all
-// three opponent kinds, one forward pass per model.
+// three opponent kinds, one forward pass per model; and greedy play-outs of every likely action,
+// each decision's play-outs in a nested parallel loop inside the parallel steps.
 
 #include <gtest/gtest.h>
 
@@ -37,6 +38,25 @@ TEST(ActorsThreaded, CollectsWithTheInferenceThreadAndParallelSteps) {
   const ActorStats st = actors.take_stats();
   EXPECT_EQ(st.network_decisions, learner->rows() + pool->rows());
   EXPECT_GT(st.forward_passes, 0);
+}
+
+TEST(ActorsThreaded, PlaysOutEveryLikelyActionInParallel) {
+  config::Config cfg;
+  cfg.rules.length = "kyoku";
+  cfg.selfplay.games = 4;
+  cfg.selfplay.play_outs = 2;
+  cfg.selfplay.play_out_min_prob = 0.1;
+  cfg.ppo.advantage = "rollout";
+  cfg.ppo.policy_gradient = "expected";
+  Actors actors(actors_config(cfg), game::MasterSeed{22}, std::make_shared<LinearTestPolicy>(1, 2), nullptr);
+  const Rollout r = actors.collect(30);
+  r.check();
+  ASSERT_EQ(r.played_out.size(), r.size());
+  std::int64_t played = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) played += r.played_out[i] != 0;
+  const ActorStats st = actors.take_stats();
+  EXPECT_EQ(played, st.paired);  // every paired decision plays out at least the greedy choice
+  EXPECT_GT(st.branch_decisions, 0);
 }
 
 }  // namespace

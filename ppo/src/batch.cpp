@@ -39,6 +39,13 @@ RolloutTensors RolloutTensors::select(const torch::Tensor& index) const {
   return map_fields(*this, [&](const torch::Tensor& t) { return t.index_select(0, index); });
 }
 
+torch::Tensor action_masks(const std::vector<std::uint64_t>& bits) {
+  // Bit 63 of a mask is never set (46 actions), so int64 reads the same.
+  const auto masks = wrap(bits, {static_cast<std::int64_t>(bits.size()), 1}, torch::kLong);
+  const auto one = torch::ones({model::kActions}, torch::kLong);
+  return masks.bitwise_and(one.bitwise_left_shift(torch::arange(model::kActions, torch::kLong))).ne(0);
+}
+
 RolloutTensors rollout_tensors(const selfplay::Rollout& rollout) {
   rollout.check();  // lengths, whole episodes, every action legal
   const std::size_t n = rollout.size();
@@ -49,13 +56,11 @@ RolloutTensors rollout_tensors(const selfplay::Rollout& rollout) {
               .view(torch::kHalf)
               .to(torch::kFloat);
   t.context = wrap(rollout.context, {rows, selfplay::kContext}, torch::kFloat).clone();
-  // Bit 63 of a legal or wait mask is never set (46 actions, 34 tiles), so int64 reads the same.
-  const auto legal_bits = wrap(rollout.legal, {rows, 1}, torch::kLong);
-  const auto one = torch::ones({model::kActions}, torch::kLong);
-  t.legal = legal_bits.bitwise_and(one.bitwise_left_shift(torch::arange(model::kActions, torch::kLong))).ne(0);
+  t.legal = action_masks(rollout.legal);
   t.action = wrap(rollout.action, {rows}, torch::kInt16).to(torch::kLong);
   t.logp = wrap(rollout.logp, {rows}, torch::kFloat).clone();
   t.value = wrap(rollout.value, {rows}, torch::kFloat).clone();
+  // Bit 63 of a wait mask is never set (34 tiles), so int64 reads the same.
   const auto waits = wrap(rollout.opp_waits, {rows, selfplay::kOpponents}, torch::kLong);
   t.tenpai = tenpai_labels(waits);
   t.danger = danger_labels(waits);

@@ -262,11 +262,7 @@ RolloutTensors Learner::prepare(const selfplay::Rollout& rollout, bool observe, 
       const double scale = ppo.reward_norm ? 1.0 / reward_norm_.stddev() : 1.0;
       d = torch::from_blob(const_cast<float*>(rollout.action_value.data()), {n, model::kActions}, torch::kFloat)
               .mul(scale);
-      std::vector<std::uint8_t> bits(un * static_cast<std::size_t>(model::kActions));
-      for (std::size_t i = 0; i < un; ++i)
-        for (int a = 0; a < model::kActions; ++a)
-          bits[i * model::kActions + static_cast<std::size_t>(a)] = (rollout.played_out[i] >> a) & 1U;
-      over = torch::from_blob(bits.data(), {n, model::kActions}, torch::kUInt8).to(torch::kBool).logical_and(host.legal);
+      over = action_masks(rollout.played_out).logical_and(host.legal);
     } else {
       d = critic_out.slice(1, 1);
       over = host.legal;

@@ -55,15 +55,11 @@ std::uint64_t permute_tiles(const encoder::SuitPerm& p, std::uint64_t bits) {
   return out;
 }
 
-// The policy as the learner's seats sample it: p^(1/T) over the legal actions, normalised.
+// The policy as the learner's seats sample it: sample_action's weights, normalised.
 std::array<double, kActions> tempered_probs(const float* probs, game::ActionMask legal, double inv_t) {
-  std::array<double, kActions> out{};
+  std::array<double, kActions> out = tempered_weights(probs, legal, inv_t);
   double total = 0;
-  for (int a = 0; a < kActions; ++a) {
-    if (!legal.test(game::Action(a)) || !(probs[a] > 0.0f)) continue;
-    out[ix(a)] = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
-    total += out[ix(a)];
-  }
+  for (const double w : out) total += w;
   for (double& p : out) p /= total;
   return out;
 }

@@ -16,15 +16,22 @@
 
 namespace hydra::selfplay {
 
-int sample_action(const float* probs, game::ActionMask legal, double inv_t, double u) {
+std::array<double, kActions> tempered_weights(const float* probs, game::ActionMask legal, double inv_t) {
   std::array<double, kActions> wts{};
+  for (int a = 0; a < kActions; ++a) {
+    if (!legal.test(game::Action(a)) || !(probs[a] > 0.0f)) continue;
+    wts[ix(a)] = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
+  }
+  return wts;
+}
+
+int sample_action(const float* probs, game::ActionMask legal, double inv_t, double u) {
+  const std::array<double, kActions> wts = tempered_weights(probs, legal, inv_t);
   double total = 0;
   int last = -1;
   for (int a = 0; a < kActions; ++a) {
     if (!legal.test(game::Action(a)) || !(probs[a] > 0.0f)) continue;
-    const double p = inv_t == 1.0 ? static_cast<double>(probs[a]) : std::pow(static_cast<double>(probs[a]), inv_t);
-    wts[ix(a)] = p;
-    total += p;
+    total += wts[ix(a)];
     last = a;
   }
   HYDRA_CHECK(last >= 0, "selfplay: the policy gave no legal action a positive probability");

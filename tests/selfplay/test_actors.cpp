@@ -80,7 +80,8 @@ bool identical(const Rollout& a, const Rollout& b) {
          same_bytes(a.reward, b.reward) && same_bytes(a.done, b.done) && same_bytes(a.opp_waits, b.opp_waits) &&
          same_bytes(a.version, b.version) && same_bytes(a.game, b.game) && same_bytes(a.seat, b.seat) &&
          same_bytes(a.paired, b.paired) && same_bytes(a.paired_advantage, b.paired_advantage) &&
-         same_bytes(a.played_out, b.played_out) && same_bytes(a.action_value, b.action_value) && a.games == b.games && a.kyoku == b.kyoku && a.all_decisions == b.all_decisions;
+         same_bytes(a.played_out, b.played_out) && same_bytes(a.action_value, b.action_value) &&
+         a.games == b.games && a.kyoku == b.kyoku && a.all_decisions == b.all_decisions;
 }
 
 TEST(Half, RoundTripsEveryFiniteHalf) {

@@ -33,6 +33,10 @@ struct RolloutTensors {
   RolloutTensors select(const torch::Tensor& index) const;  // rows `index` (int64, same device)
 };
 
+// Per-decision action bitmasks (bit a: action a; Rollout::legal, Rollout::played_out) as an
+// [N, 46] bool tensor on the CPU.
+torch::Tensor action_masks(const std::vector<std::uint64_t>& bits);
+
 // Runs Rollout::check (lengths, whole episodes, legal actions; hydra::InvariantError) and
 // converts every field but advantage and returns, on the CPU.
 RolloutTensors rollout_tensors(const selfplay::Rollout& rollout);

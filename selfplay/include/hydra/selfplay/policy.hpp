@@ -69,6 +69,10 @@ class LinearTestPolicy final : public BatchPolicy {
   std::atomic<std::int64_t> rows_{0};
 };
 
+// The weights p^(1/T) (T = 1 / inv_temperature) of the legal actions with p > 0, 0 elsewhere,
+// not normalised: what sample_action draws from.
+std::array<double, game::kNumActions> tempered_weights(const float* probs, game::ActionMask legal, double inv_temperature);
+
 // The one sampler of self-play and of sampling checkpoint agents: the action drawn from `probs`
 // (46) over `legal` at temperature 1 / inv_temperature (weights p^(1/T) over the legal actions
 // with p > 0, renormalised) by one uniform draw u in [0, 1). Throws an InvariantError when no

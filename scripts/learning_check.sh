@@ -7,8 +7,8 @@
 #      per-kyoku change of expected placement points is PPO's reward (selfplay.grp);
 #   4. PPO from that BC checkpoint for --minutes (or to update --updates: `--stop-at`, the first N
 #      updates of the full run whatever the machine's speed): `hydra train --config configs/finetune.json
-#      --set ppo.init=BC --set selfplay.grp=GRP`, exactly what a user runs (the value warm-up, the
-#      KL anchor to the start and the entropy target are on by default from a checkpoint);
+#      --set ppo.init=BC --set selfplay.grp=GRP`, exactly what a user runs (its play-outs of every
+#      likely action, the KL anchor to the start and the entropy target);
 #   5. 1v3 duplicate, --seeds wall seeds each, in both modes (argmax, hydra eval's default, and
 #      --sample): PPO vs its BC start, PPO vs bot:greedy and BC vs bot:greedy with PPO - BC paired
 #      by wall seed (scripts/paired_eval.py), and bot:random vs bot:greedy (no learning at all);

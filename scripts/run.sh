@@ -9,7 +9,7 @@
 # stops at an update count, so any machine computes the same run, only faster or slower. It ends
 # by saying what it shows.
 #   scripts/run.sh [--full] [learning_check.sh options]
-# --full: the two-hour protocol (docs/PPO.md "Two hours at T = 0.5"): a fully cloned player (900
+# --full: the two-hour protocol (docs/PPO.md "Two hours with play-outs of every likely action"): a fully cloned player (900
 # BC steps), 82 updates of configs/finetune.json, duplicates over 1,000 seeds in both play modes
 # against the start and against bot:greedy; about 2.5 hours on 2 cores, more on a slower one.
 # Run it again to start over.

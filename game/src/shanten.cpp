@@ -615,6 +615,30 @@ Ukeire ukeire(const TileCounts& closed, const TileCounts& visible) {
   return u;
 }
 
+UkeireCache::UkeireCache(int bits) : slots_(std::size_t{1} << bits), shift_(64 - bits) {
+  HYDRA_CHECK(bits >= 1 && bits <= 24, "UkeireCache: bits must be 1..24");
+}
+
+Ukeire UkeireCache::operator()(const TileCounts& closed, const TileCounts& visible) {
+  // 34 counts of 0..4 in 3 bits each: types 0-20 in lo (63 bits), 21-33 in hi.
+  std::uint64_t lo = 0, hi = 0;
+  for (std::size_t t = 0; t < 21; ++t) lo |= std::uint64_t{closed[t]} << (3 * t);
+  for (std::size_t t = 21; t < kNumTileTypes; ++t) hi |= std::uint64_t{closed[t]} << (3 * (t - 21));
+  Slot& s = slots_[ix(static_cast<int>(((lo ^ (hi * 0x9E3779B97F4A7C15ULL)) * 0xFF51AFD7ED558CCDULL) >> shift_))];
+  Ukeire u;
+  if (s.lo == lo && s.hi == hi) {
+    ++hits_;
+    u.shanten = s.shanten;
+    u.tiles = TileMask(s.tiles);
+    for (std::uint64_t b = s.tiles; b != 0; b &= b - 1) u.unseen += 4 - visible[ix(std::countr_zero(b))];
+    return u;
+  }
+  ++misses_;
+  u = ukeire(closed, visible);
+  s = {lo, hi, u.tiles.bits(), u.shanten};
+  return u;
+}
+
 DiscardShanten discard_shanten(const TileCounts& closed) {
   const Census c = census(closed);
   HYDRA_CHECK(c.total % 3 == 2, "discard_shanten: needs a 3n+2 closed hand, got " + std::to_string(c.total) + " tiles");

@@ -95,9 +95,12 @@ struct Candidate {
 
 // The discard that folding, then efficiency, then the keep order prefers; `tie` breaks the rest.
 // Ukeire (34 shanten evaluations each) is only counted for the discards that survive the cheaper
-// keys (danger, shanten after the discard from one discard_shanten pass).
+// keys (danger, shanten after the discard from one discard_shanten pass), and through a cache of
+// this thread's recent hands: in a decision's play-outs (selfplay/actors.cpp) the play-outs of
+// one wall hold the other seats' hands alike until they part, so the same hands come back.
 template <class Tie>
 Action best_discard(const PlayerView& view, game::ActionMask mask, bool fold, Tie&& tie) {
+  thread_local game::UkeireCache cache;
   const TileCounts visible = visible_capped(view);
   const game::DiscardShanten after_all = game::discard_shanten(view.hand().closed);
   std::array<Candidate, game::kNumActions> cands{};
@@ -121,7 +124,7 @@ Action best_discard(const PlayerView& view, game::ActionMask mask, bool fold, Ti
     if (coarse(c) != best_coarse) continue;
     TileCounts after = view.hand().closed;
     --after[ix(c.action.discard_pai().type().index())];
-    c.ukeire = game::ukeire(after, visible).unseen;
+    c.ukeire = cache(after, visible).unseen;
   }
   auto key = [](const Candidate& c) { return std::array<int, 4>{c.danger, c.shanten, -c.ukeire, c.keep}; };
   auto best = key(cands[0]);

@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "hydra/common/error.hpp"
 #include "hydra/game/shanten.hpp"
@@ -264,6 +266,28 @@ TEST(ShantenInvariants, UkeireIsExactlyTheShantenLoweringDraws) {
       EXPECT_FALSE(u.tiles.empty()) << to_compact(c);
     }
   }
+}
+
+// The cache answers as ukeire() does, on hits and misses alike: a 4-slot table over a pool of 64
+// hands forces evictions and slot collisions, and `visible` differs from one question to the next
+// (the cache keeps the accepted types, never the unseen count).
+TEST(ShantenInvariants, UkeireCacheAnswersAsUkeire) {
+  std::mt19937 rng(4242);
+  std::vector<TileCounts> pool;
+  for (int i = 0; i < 64; ++i) pool.push_back(random_hand(rng, std::array{1, 4, 7, 10, 13}[ix(i % 5)]));
+  UkeireCache cache(2);
+  for (int iter = 0; iter < 4000; ++iter) {
+    const TileCounts& c = pool[rng() % (iter < 2000 ? 4 : pool.size())];  // first repeats, then churn
+    TileCounts visible = c;
+    for (auto& v : visible) v = static_cast<std::uint8_t>(v + rng() % (5 - v));
+    const Ukeire want = ukeire(c, visible), got = cache(c, visible);
+    EXPECT_EQ(got.shanten, want.shanten) << to_compact(c);
+    EXPECT_EQ(got.tiles, want.tiles) << to_compact(c);
+    EXPECT_EQ(got.unseen, want.unseen) << to_compact(c);
+  }
+  EXPECT_EQ(cache.hits() + cache.misses(), 4000);
+  EXPECT_GT(cache.hits(), 1000);  // the repeated hands are answered from the table
+  EXPECT_GT(cache.misses(), 1000);
 }
 
 TEST(ShantenInvariants, DiscardBestEqualsTheHandsOwnShanten) {

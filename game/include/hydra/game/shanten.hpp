@@ -16,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "hydra/game/tile.hpp"
 #include "hydra/common/index.hpp"
@@ -73,6 +74,29 @@ struct Ukeire {
 };
 
 Ukeire ukeire(const TileCounts& closed, const TileCounts& visible);
+
+// ukeire() with the answers remembered. Its shanten and accepted types depend on the closed hand
+// alone, so a hand asked about again costs one table probe and the sum of its unseen copies from
+// `visible`. A direct-mapped table of 2^bits hands (each slot keeps the last hand that landed in
+// it). Worth it where the same hands come back: the greedy bot's play-outs (selfplay/greedy.cpp).
+// Not synchronised: one per thread.
+class UkeireCache {
+ public:
+  explicit UkeireCache(int bits = 12);
+  Ukeire operator()(const TileCounts& closed, const TileCounts& visible);
+  std::int64_t hits() const { return hits_; }
+  std::int64_t misses() const { return misses_; }
+
+ private:
+  struct Slot {
+    std::uint64_t lo = ~std::uint64_t{0}, hi = ~std::uint64_t{0};  // the hand, 3 bits a count; all ones: empty
+    std::uint64_t tiles = 0;
+    int shanten = kNoShanten;
+  };
+  std::vector<Slot> slots_;
+  int shift_;
+  std::int64_t hits_ = 0, misses_ = 0;
+};
 
 // For a 3n+2 closed hand (after a draw or a call): the best shanten left after each possible
 // discard. after[t] is the best shanten of the hand minus one t, or kNoShanten when t is not held.

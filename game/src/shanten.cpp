@@ -628,6 +628,10 @@ Ukeire UkeireCache::operator()(const TileCounts& closed, const TileCounts& visib
   Ukeire u;
   if (s.lo == lo && s.hi == hi) {
     ++hits_;
+    // ukeire()'s precondition on `visible`, which changes from one question to the next (the
+    // hand's own were checked when it was stored).
+    for (std::size_t t = 0; t < kNumTileTypes; ++t)
+      HYDRA_CHECK(visible[t] >= closed[t] && visible[t] <= 4, "ukeire: visible counts must include the hand and be <= 4");
     u.shanten = s.shanten;
     u.tiles = TileMask(s.tiles);
     for (std::uint64_t b = s.tiles; b != 0; b &= b - 1) u.unseen += 4 - visible[ix(std::countr_zero(b))];

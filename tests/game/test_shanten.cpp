@@ -288,6 +288,16 @@ TEST(ShantenInvariants, UkeireCacheAnswersAsUkeire) {
   EXPECT_EQ(cache.hits() + cache.misses(), 4000);
   EXPECT_GT(cache.hits(), 1000);  // the repeated hands are answered from the table
   EXPECT_GT(cache.misses(), 1000);
+  // A stored hand asked about with `visible` short of the hand is the same caller bug as for ukeire().
+  const TileCounts& stored = pool[0];
+  cache(stored, stored);
+  TileCounts short_of_hand = stored;
+  for (auto& v : short_of_hand)
+    if (v > 0) {
+      --v;
+      break;
+    }
+  EXPECT_THROW(cache(stored, short_of_hand), InvariantError);
 }
 
 TEST(ShantenInvariants, DiscardBestEqualsTheHandsOwnShanten) {

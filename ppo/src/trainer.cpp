@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <type_traits>
@@ -336,21 +337,28 @@ TrainResult Trainer::run() {
     if (m.opt.on_update) m.opt.on_update(step, scalars);
 
     const double elapsed = seconds_since(session_start);
+    const double per_update = elapsed / static_cast<double>(step - result.start_step);
+    // train.max_minutes bounds the session: the next update starts only if it is expected to end
+    // in time (at the session's mean time per update), so a run does not overrun its budget by
+    // most of an update.
+    const double budget = cfg.train.max_minutes * 60.0;
+    const bool out_of_time = cfg.train.max_minutes > 0 && elapsed + per_update > budget;
     if (step % cfg.train.log_every == 0 || step == max_updates) {
       if (m.metrics) m.metrics->write(step, scalars);
-      const double per_update = elapsed / static_cast<double>(step - result.start_step);
-      // The run ends at max_updates (or --stop-at) or at train.max_minutes, whichever comes first.
+      // The run ends at max_updates (or --stop-at) or at the last update that fits in
+      // train.max_minutes, whichever comes first.
       const std::int64_t last = m.opt.stop_at > 0 ? std::min(max_updates, m.opt.stop_at) : max_updates;
-      double eta = per_update * static_cast<double>(last - step);
-      if (cfg.train.max_minutes > 0) eta = std::min(eta, std::max(0.0, cfg.train.max_minutes * 60.0 - elapsed));
-      if (m.opt.progress) log::info("{}", progress_line(step, last, scalars, eta));
+      double updates_left = static_cast<double>(last - step);
+      if (cfg.train.max_minutes > 0)
+        updates_left = out_of_time ? 0.0 : std::min(updates_left, std::floor((budget - elapsed) / per_update));
+      if (m.opt.progress) log::info("{}", progress_line(step, last, scalars, per_update * updates_left));
     }
 
     std::string reason;
     if (step >= max_updates) reason = "max_updates";
     else if (at_stop()) reason = "stop_at";
     else if (m.opt.stop != nullptr && m.opt.stop->requested()) reason = "signal";
-    else if (cfg.train.max_minutes > 0 && elapsed >= cfg.train.max_minutes * 60.0) reason = "max_minutes";
+    else if (out_of_time) reason = "max_minutes";
     reason = m.context->agree_on_stop(reason);  // the ranks stop together
     if (step % cfg.train.checkpoint_every == 0 || !reason.empty()) result.last_checkpoint = m.save_checkpoint(step);
     if (!reason.empty()) {

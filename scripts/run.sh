@@ -9,8 +9,8 @@
 # stops at an update count, so any machine computes the same run, only faster or slower. It ends
 # by saying what it shows.
 #   scripts/run.sh [--full] [learning_check.sh options]
-# --full: the two-hour protocol (docs/PPO.md "Two hours with 48 walls"): a fully cloned player (900
-# BC steps), 32 updates of configs/finetune.json, duplicates over 1,000 seeds in both play modes
+# --full: the two-hour protocol (docs/PPO.md "Two hours with 64 walls"): a fully cloned player (900
+# BC steps), 30 updates of configs/finetune.json, duplicates over 1,000 seeds in both play modes
 # against the start and against bot:greedy; about 2.5 hours on 2 cores, more on a slower one.
 # Run it again to start over.
 set -euo pipefail
@@ -23,13 +23,13 @@ say "hydra info"
 "$build_dir/apps/hydra" info
 if [ "$full" = 1 ]; then
   "$HYDRA_ROOT/scripts/learning_check.sh" --build-dir "$build_dir" --out "$HYDRA_ROOT/runs/full" \
-    --updates 32 --minutes 0 "$@"
+    --updates 30 --minutes 0 "$@"
   cat << 'TEXT'
 
 What this run shows, plainly: whether PPO made a fully cloned player stronger. Measured on the
-2-core development machine with these seeds (docs/PPO.md): PPO against its BC start 2.389 [2.358, 2.420]
+2-core development machine with these seeds (docs/PPO.md): PPO against its BC start 2.374 [2.343, 2.405]
 over 1,000 wall seeds (2.5 is par), and against the fixed bot:greedy PPO places
-0.079 [0.040, 0.118] better than BC on the same walls, in argmax play (how hydra eval, bot and
+0.100 [0.063, 0.138] better than BC on the same walls, in argmax play (how hydra eval, bot and
 review play by default). The verdict above says whether this run reproduced it.
 TEXT
   exit 0
@@ -45,5 +45,5 @@ was, in the duplicate above: the same 400 walls, PPO in one seat against three c
 start, argmax play. On the 2-core development machine it gave 2.303 [2.253, 2.352] (2.5 is par)
 in 12 minutes. It does not show PPO improving a fully
 cloned player: that takes about two hours here (scripts/run.sh --full, docs/PPO.md "Two hours
-with 48 walls").
+with 64 walls").
 TEXT

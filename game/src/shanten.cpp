@@ -546,12 +546,18 @@ class Neighbours {
   std::array<int, 6> other_{};
 };
 
+// ukeire()'s precondition: the visible counts include the hand's own tiles and are at most 4.
+void check_visible(const TileCounts& closed, const TileCounts& visible) {
+  for (std::size_t t = 0; t < kNumTileTypes; ++t)
+    HYDRA_CHECK(visible[t] >= closed[t] && visible[t] <= 4, "ukeire: visible counts must include the hand and be <= 4");
+}
+
 template <int N>
 void ukeire_into(const TileCounts& closed, const TileCounts& visible, const Census& census, Ukeire& u) {
+  check_visible(closed, visible);
   const Neighbours<N, +1> hand(closed, census, kAllTypes);
   for (int t = 0; t < kNumTileTypes; ++t) {
     const auto i = ix(t);
-    HYDRA_CHECK(visible[i] >= closed[i] && visible[i] <= 4, "ukeire: visible counts must include the hand and be <= 4");
     if (closed[i] == 4) continue;
     if (hand.best_with(t) < u.shanten) {
       u.tiles.insert(TileType(t));
@@ -628,10 +634,7 @@ Ukeire UkeireCache::operator()(const TileCounts& closed, const TileCounts& visib
   Ukeire u;
   if (s.lo == lo && s.hi == hi) {
     ++hits_;
-    // ukeire()'s precondition on `visible`, which changes from one question to the next (the
-    // hand's own were checked when it was stored).
-    for (std::size_t t = 0; t < kNumTileTypes; ++t)
-      HYDRA_CHECK(visible[t] >= closed[t] && visible[t] <= 4, "ukeire: visible counts must include the hand and be <= 4");
+    check_visible(closed, visible);  // `visible` changes from one question to the next
     u.shanten = s.shanten;
     u.tiles = TileMask(s.tiles);
     for (std::uint64_t b = s.tiles; b != 0; b &= b - 1) u.unseen += 4 - visible[ix(std::countr_zero(b))];

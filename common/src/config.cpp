@@ -34,14 +34,14 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (config.ppo.critic_channels % 32 != 0)
     throw Error(in({"ppo.critic_channels"}) + "ppo.critic_channels: " + std::to_string(config.ppo.critic_channels) +
                 " must be a multiple of 32 (GroupNorm(32))");
-  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage == "gae" && config.ppo.critic == "value_head")
-    throw Error(in({"ppo.policy_gradient", "ppo.critic"}) +
-                "ppo.policy_gradient = expected needs action values: from a separate critic (set ppo.critic to "
-                "observed or privileged) or from greedy play-outs (set ppo.advantage to rollout)");
-  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage == "paired")
+  if (config.ppo.policy_gradient == "expected" && config.ppo.advantage == "gae")
     throw Error(in({"ppo.policy_gradient", "ppo.advantage"}) +
-                "ppo.policy_gradient = expected takes its advantages from a critic or from greedy play-outs, not "
-                "from paired branches: set ppo.advantage to gae or rollout");
+                "ppo.policy_gradient = expected needs action values from greedy play-outs: set ppo.advantage to "
+                "rollout (a critic's action values were retired, docs/PPO.md \"Retired estimators\")");
+  if (config.ppo.critic == "privileged" && config.ppo.advantage == "rollout")
+    throw Error(in({"ppo.critic", "ppo.advantage"}) +
+                "ppo.critic = privileged is the baseline of GAE; with ppo.advantage = rollout the play-outs give "
+                "the advantages and no critic is read: set ppo.critic to value_head or ppo.advantage to gae");
   const auto& sp = config.selfplay;
   const double shares = sp.opp_self + sp.opp_pool + sp.opp_baseline;
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)
@@ -54,6 +54,21 @@ void validate(const Config& config, const std::function<std::string(const std::s
 }
 
 }  // namespace detail
+
+Estimator estimator(const PpoConfig& ppo) {
+  if (ppo.advantage == "rollout") return ppo.policy_gradient == "expected" ? Estimator::play_outs_expected : Estimator::play_outs;
+  return ppo.critic == "privileged" ? Estimator::privileged_gae : Estimator::gae;
+}
+
+const char* estimator_name(Estimator e) {
+  switch (e) {
+    case Estimator::gae: return "gae";
+    case Estimator::privileged_gae: return "privileged-gae";
+    case Estimator::play_outs: return "play-outs";
+    case Estimator::play_outs_expected: return "play-outs-expected";
+  }
+  return "?";
+}
 
 void validate(const Config& config, std::string_view origin) {
   // Built piecewise: GCC 12 reports a false -Wrestrict on `"'" + std::string(...) + "'"`.

@@ -140,6 +140,8 @@ void check_value(const T& v, const Check& check, const Origins& origins, const s
     if (std::find(check.choices.begin(), check.choices.end(), std::string_view(v)) == check.choices.end()) {
       std::string list;
       for (auto c : check.choices) list += (list.empty() ? "" : ", ") + std::string(c);
+      for (const Retired& r : check.retired)
+        if (r.value == std::string_view(v)) fail(origins, path, show(v) + " was retired (" + std::string(r.note) + "); one of: " + list);
       fail(origins, path, show(v) + " is not one of: " + list);
     }
   } else if constexpr (!std::is_same_v<Check, NoCheck>) {

@@ -19,12 +19,11 @@ CriticNetImpl::CriticNetImpl(const CriticConfig& config) : config_(config) {
 
 void CriticNetImpl::reset() {
   const int c = config_.channels;
-  stem = register_module("stem", detail::conv(config_.privileged ? kCriticInputChannels : kObsChannels, c, 3, false));
+  stem = register_module("stem", detail::conv(kCriticInputChannels, c, 3, false));
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (int i = 0; i < config_.blocks; ++i) blocks->push_back(SEResBlock(c, std::max(1, c / 16)));
   trunk_norm = register_module("trunk_norm", detail::group_norm(c));
   value = register_module("value", MlpHead(c + kScoreContext, config_.hidden, 1));
-  if (config_.action_values) action_value = register_module("action_value", PolicyHead(c, kCriticActionValuePlanes));
   init_weights(0);
 }
 
@@ -42,25 +41,15 @@ void CriticNetImpl::init_weights(std::uint64_t seed) {
   }
   detail::init_layer(*value->fc1, hidden, gen);
   detail::init_layer(*value->fc2, 1.0, gen);
-  if (action_value) {
-    detail::init_layer(*action_value->conv, hidden, gen);
-    // D = 0 until the critic has learned something: no action is preferred by an untrained head.
-    action_value->fc->weight.zero_();
-    action_value->fc->bias.zero_();
-  }
 }
 
 torch::Tensor CriticNetImpl::forward(const torch::Tensor& obs, const torch::Tensor& privileged,
                                      const torch::Tensor& score_context) {
-  if (config_.privileged != privileged.defined())
-    throw Error(config_.privileged ? "critic: a privileged critic needs the privileged planes"
-                                   : "critic: an observed critic takes no privileged planes");
-  auto x = stem(config_.privileged ? torch::cat({obs, privileged.to(obs.scalar_type())}, 1) : obs);
+  if (!privileged.defined()) throw Error("critic: a privileged critic needs the privileged planes");
+  auto x = stem(torch::cat({obs, privileged.to(obs.scalar_type())}, 1));
   for (const auto& block : *blocks) x = block->as<SEResBlockImpl>()->forward(x);
   const auto z = model::mish(trunk_norm(x));
-  const auto v = value(torch::cat({z.mean(-1), score_context.to(z.scalar_type())}, 1));
-  if (!action_value) return v;
-  return torch::cat({v, action_value(z).to(v.scalar_type())}, 1);
+  return value(torch::cat({z.mean(-1), score_context.to(z.scalar_type())}, 1));
 }
 
 }  // namespace hydra::model

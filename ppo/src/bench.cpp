@@ -23,9 +23,9 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 // A rollout of `n` one-decision episodes cycling over real positions, old log-probabilities
 // from the learner's own network (as actors give them), and the fields the configuration's
-// learner reads besides (so that every configuration's whole update is measured): paired
-// advantages (ppo.advantage paired or rollout), the action values of every legal action (with
-// the expected form of play-outs) and privileged planes (all zero) for a privileged critic.
+// estimator reads besides (so that every estimator's whole update is measured): the play-outs'
+// advantages, the action values of every legal action (the expected form) and privileged planes
+// (all zero) for the privileged critic.
 selfplay::Rollout bench_rollout(const config::Config& cfg, const data::SampleBatch& s, std::int64_t n,
                                 Learner& learner) {
   selfplay::Rollout r;
@@ -44,16 +44,17 @@ selfplay::Rollout bench_rollout(const config::Config& cfg, const data::SampleBat
     r.version.push_back(0);
     for (int o = 0; o < selfplay::kOpponents; ++o) r.opp_waits.push_back(o == static_cast<int>(i % 3) ? 0b1001U : 0U);
   }
-  if (cfg.ppo.advantage != "gae") {
+  const config::Estimator e = config::estimator(cfg.ppo);
+  if (e == config::Estimator::play_outs || e == config::Estimator::play_outs_expected) {
     r.paired.assign(un, 1);
     r.paired_advantage.assign(r.reward.begin(), r.reward.end());
   }
-  if (cfg.ppo.advantage == "rollout" && cfg.ppo.policy_gradient == "expected") {
+  if (e == config::Estimator::play_outs_expected) {
     r.played_out = r.legal;
     r.action_value.assign(un * selfplay::kActions, 0.0f);
     for (std::size_t i = 0; i < un; ++i) r.action_value[i * selfplay::kActions + ix(r.action[i])] = r.reward[i];
   }
-  if (cfg.ppo.critic == "privileged") r.priv.assign(un * encoder::kPrivilegedSize, 0);
+  if (e == config::Estimator::privileged_gae) r.priv.assign(un * encoder::kPrivilegedSize, 0);
   r.logp.assign(un, 0.0f);
   const auto logp = learner.log_probs(r);
   r.logp.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());

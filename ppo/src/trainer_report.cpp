@@ -45,9 +45,9 @@ metrics::Scalars actor_scalars(const selfplay::ActorStats& s, double collect_sec
   out.emplace_back("selfplay/forward_passes", static_cast<double>(s.forward_passes));
   // Only with an external baseline that failed in a game (docs/SELFPLAY.md).
   if (s.void_games > 0) out.emplace_back("selfplay/void_games", static_cast<double>(s.void_games));
-  // Only with paired branches (ppo.advantage = paired, docs/PPO.md "Paired branches"): the share of
-  // stored decisions with a paired advantage, of those played twice, and the branches' decisions
-  // per stored one (what the pairs cost in play).
+  // Only with play-outs (ppo.advantage = rollout, docs/PPO.md "Greedy play-outs"): the share of
+  // stored decisions eligible for play-outs, of those played out, and the play-outs' decisions
+  // per stored one (what they cost in play).
   if (s.paired > 0) {
     const auto stored = static_cast<double>(s.learner_decisions);
     out.emplace_back("selfplay/paired_share", ratio(static_cast<double>(s.paired), stored));

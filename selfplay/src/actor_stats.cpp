@@ -94,7 +94,7 @@ nlohmann::ordered_json ActorStats::to_json() const {
   j["forward_passes"] = forward_passes;
   if (void_games > 0) j["void_games"] = void_games;  // only with an external baseline
   j["unearned_kyoku"] = unearned_kyoku;
-  if (paired > 0) {  // only with paired branches
+  if (paired > 0) {  // only with play-outs
     j["paired"] = paired;
     j["branches"] = branches;
     j["branch_decisions"] = branch_decisions;

@@ -91,16 +91,26 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                {"config error in '--set selfplay.opp_self=0.9' and 'cfg/test.json': selfplay.opp_self"});
   expect_error(R"({"selfplay": {"opp_pool": 0.5}})", {}, {"config error in 'cfg/test.json': selfplay.opp_self"});
   expect_error("{}", {"ppo.minibatch=8192"}, {"config error in '--set ppo.minibatch=8192': ppo.minibatch (8192)"});
-  // The expected policy gradient takes its action values from a separate critic or from play-outs.
+  // The expected policy gradient takes its action values from play-outs; the privileged critic is
+  // GAE's baseline. Retired values name their retirement.
   expect_error("{}", {"ppo.policy_gradient=\"expected\""},
-               {"config error in '--set ppo.policy_gradient=\"expected\"'", "set ppo.critic to observed or privileged",
-                "set ppo.advantage to rollout"});
-  expect_error(R"({"ppo": {"critic": "observed", "advantage": "paired"}})", {"ppo.policy_gradient=\"expected\""},
-               {"not from paired branches"});
+               {"config error in '--set ppo.policy_gradient=\"expected\"'", "set ppo.advantage to rollout",
+                "Retired estimators"});
+  expect_error(R"({"ppo": {"advantage": "rollout"}})", {"ppo.critic=\"privileged\""},
+               {"'--set ppo.critic=\"privileged\"' and 'cfg/test.json'", "ppo.critic = privileged is the baseline of GAE"});
+  expect_error("{}", {"ppo.advantage=\"paired\""}, {"ppo.advantage", "'paired' was retired", "one of: gae, rollout"});
+  expect_error("{}", {"ppo.critic=\"observed\""}, {"ppo.critic", "'observed' was retired", "one of: value_head, privileged"});
   EXPECT_EQ(parse(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected"}})", "x.json", {}).ppo.policy_gradient,
             "expected");
-  EXPECT_EQ(parse(R"({"ppo": {"critic": "observed", "policy_gradient": "expected"}})", "x.json", {}).ppo.policy_gradient,
-            "expected");
+  // One estimator type per valid combination, chosen where the config is parsed.
+  EXPECT_EQ(hydra::config::estimator(parse("{}", "x.json", {}).ppo), hydra::config::Estimator::gae);
+  EXPECT_EQ(hydra::config::estimator(parse(R"({"ppo": {"critic": "privileged"}})", "x.json", {}).ppo),
+            hydra::config::Estimator::privileged_gae);
+  EXPECT_EQ(hydra::config::estimator(parse(R"({"ppo": {"advantage": "rollout"}})", "x.json", {}).ppo),
+            hydra::config::Estimator::play_outs);
+  EXPECT_EQ(hydra::config::estimator(
+                parse(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected"}})", "x.json", {}).ppo),
+            hydra::config::Estimator::play_outs_expected);
   try {
     (void)load(std::nullopt, {"selfplay.opp_pool=0"});
     FAIL() << "the shares do not sum to 1";

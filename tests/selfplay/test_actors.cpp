@@ -273,11 +273,10 @@ struct RunResult {
 };
 
 RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false,
-                   bool paired = false, int play_outs = 0, double min_prob = -1) {
+                   int play_outs = 0, double min_prob = -1) {
   config::Config cfg = small_config(6, "tonpuusen");
   cfg.selfplay.augment = augment;
   if (privileged) cfg.ppo.critic = "privileged";
-  if (paired) cfg.ppo.advantage = "paired";
   if (play_outs > 0) {
     cfg.ppo.advantage = "rollout";
     cfg.selfplay.play_outs = play_outs;
@@ -304,7 +303,7 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
   return out;
 }
 
-// A rollout without its paired advantages: what a run without pairs stores.
+// A rollout without its play-outs' advantages: what a run without play-outs stores.
 Rollout without_pairs(Rollout r) {
   r.paired.clear();
   r.paired_advantage.clear();
@@ -348,43 +347,6 @@ TEST(Actors, PrivilegedPlanesChangeNothingThePolicyPlays) {
   }
 }
 
-// Paired branches (ppo.advantage = paired) play copies of the games beside them and store one
-// number per decision: the games themselves, every field the policy produced and every log stay
-// the same byte for byte, whatever the thread count; pure self-play games pair their eligible
-// decisions, and branches are played where the second action differs.
-TEST(Actors, PairedBranchesChangeNothingThePolicyPlays) {
-  const RunResult plain = run_once("pair_off", true, 1);
-  const RunResult paired = run_once("pair_on", true, 1, false, true);
-  const RunResult threads = run_once("pair_on2", true, 2, false, true);
-  EXPECT_TRUE(plain.rollout.paired.empty());
-  const Rollout& r = paired.rollout;
-  ASSERT_EQ(r.paired.size(), r.size());
-  ASSERT_EQ(r.paired_advantage.size(), r.size());
-  r.check();
-  EXPECT_TRUE(identical(plain.rollout, without_pairs(r)));
-  EXPECT_EQ(plain.logs, paired.logs);
-  EXPECT_TRUE(identical(r, threads.rollout));
-  EXPECT_EQ(paired.stats.branches, threads.stats.branches);
-
-  std::int64_t pairs = 0, nonzero = 0;
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    pairs += r.paired[i];
-    if (!r.paired[i]) {
-      EXPECT_EQ(r.paired_advantage[i], 0.0f) << "decision " << i;
-    }
-    nonzero += r.paired_advantage[i] != 0.0f;
-  }
-  EXPECT_EQ(paired.stats.paired, pairs);
-  EXPECT_GT(paired.stats.branches, 0);
-  EXPECT_LE(paired.stats.branches, pairs);
-  EXPECT_GT(paired.stats.branch_decisions, paired.stats.branches);
-  EXPECT_GT(nonzero, 0);
-  EXPECT_LE(nonzero, paired.stats.branches);  // b = a replays a: advantage 0 without a branch
-  // Games with a bot seat (the baseline games here) do not branch: fewer pairs than decisions.
-  EXPECT_GT(pairs, 0);
-  EXPECT_LT(pairs, static_cast<std::int64_t>(r.size()));
-}
-
 // Greedy play-outs (ppo.advantage = rollout) copy the table at a learner decision and play the
 // kyoku out with bot:greedy, after the action played and after the bot's own choice: nothing the
 // policy plays changes, the advantages are the same at any thread count, decisions where the
@@ -393,9 +355,9 @@ TEST(Actors, PairedBranchesChangeNothingThePolicyPlays) {
 // too: a play-out copies no agent.
 TEST(Actors, GreedyPlayOutsChangeNothingThePolicyPlays) {
   const RunResult plain = run_once("play_off", true, 1);
-  const RunResult one = run_once("play_1", true, 1, false, false, 1);
-  const RunResult three = run_once("play_3", true, 1, false, false, 3);
-  const RunResult threads = run_once("play_3t", true, 2, false, false, 3);
+  const RunResult one = run_once("play_1", true, 1, false, 1);
+  const RunResult three = run_once("play_3", true, 1, false, 3);
+  const RunResult threads = run_once("play_3t", true, 2, false, 3);
   for (const RunResult* run : {&one, &three}) {
     const Rollout& r = run->rollout;
     ASSERT_EQ(r.paired.size(), r.size());
@@ -436,9 +398,9 @@ TEST(Actors, GreedyPlayOutsChangeNothingThePolicyPlays) {
 TEST(Actors, PlayOutsOfEveryLikelyActionAgreeWithThoseOfTheActionPlayed) {
   constexpr double kMin = 0.1;
   const RunResult plain = run_once("every_off", true, 1);
-  const RunResult sampled = run_once("every_sampled", true, 1, false, false, 2);
-  const RunResult every = run_once("every_on", true, 1, false, false, 2, kMin);
-  const RunResult threads = run_once("every_t", true, 2, false, false, 2, kMin);
+  const RunResult sampled = run_once("every_sampled", true, 1, false, 2);
+  const RunResult every = run_once("every_on", true, 1, false, 2, kMin);
+  const RunResult threads = run_once("every_t", true, 2, false, 2, kMin);
   const Rollout& r = every.rollout;
   r.check();
   ASSERT_EQ(r.played_out.size(), r.size());

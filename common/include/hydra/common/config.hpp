@@ -134,7 +134,7 @@ struct SelfplayConfig {
   int pool_size = 8;          // past snapshots kept in the opponent pool
   int pool_every = 10;        // learner updates between snapshots added to the pool
   std::string grp;            // GRP checkpoint for rewards; "" = kyoku score change + placement
-  double branch_rate = 1.0;   // with ppo.advantage = paired or rollout: share of eligible decisions played twice
+  double branch_rate = 1.0;   // with ppo.advantage = rollout: share of eligible decisions played out
   // With ppo.advantage = rollout: walls per greedy play-out pair. 1 = the game's own wall; K > 1 =
   // K fresh draws of the kyoku's unseen tiles, the pair's two play-outs on each, averaged.
   int play_outs = 8;
@@ -159,7 +159,7 @@ struct SelfplayConfig {
     v("pool_every", pool_every, "learner updates between pool snapshots", Range{1, 1000000});
     v("grp", grp, "GRP checkpoint used for rewards (empty: score change + placement)");
     v("branch_rate", branch_rate,
-      "with ppo.advantage = paired or rollout: share of the learner's eligible decisions played twice",
+      "with ppo.advantage = rollout: share of the learner's eligible decisions played out",
       Range{0.0, 1.0});
     v("play_outs", play_outs,
       "with ppo.advantage = rollout: walls per greedy play-out pair (1: the game's own; more: fresh draws of the "
@@ -208,10 +208,9 @@ struct PpoConfig {
   int noise_batch = 0;
   std::string init;             // checkpoint that starts the run (BC baseline); "" = random init
   std::string anchor;           // KL anchor checkpoint; "" = `init` when set, "none" = no anchor
-  // The baseline of the advantages (docs/PPO.md "Privileged critic"): "value_head" = the policy
+  // The baseline of GAE's advantages (docs/PPO.md "Privileged critic"): "value_head" = the policy
   // network's own value head; "privileged" = a separate critic network that also sees the
-  // privileged planes (the other hands, the wall), trained beside the policy and never read by it;
-  // "observed" = the same separate network on the seat's own observation only.
+  // privileged planes (the other hands, the wall), trained beside the policy and never read by it.
   std::string critic = "value_head";
   int critic_blocks = 2;        // SE-ResBlocks of the privileged critic
   int critic_channels = 64;     // its channels (a multiple of 32)
@@ -222,20 +221,15 @@ struct PpoConfig {
   // GAE lambda of the value (and critic) targets; -1 = ppo.lambda. 1 = Monte Carlo returns: with a
   // small ppo.lambda the advantages lean on V, and V then learns the true return, not its own echo.
   double value_lambda = -1.0;
-  // The policy's advantages (docs/PPO.md "Paired branches"): "gae" = GAE over the episode with the
-  // baseline above; "paired" = R(a) - R(b) of the rest of the kyoku played twice from the decision,
-  // with a second action b of the same policy on the same walls and random streams (the actors
-  // play the branches; decisions without one carry no policy gradient); "rollout" = Q(a) - Q(g) of
-  // the rest of the kyoku played out by bot:greedy in every seat on the same walls, once after the
-  // action a played and once after the greedy bot's own choice g (docs/PPO.md "Greedy play-outs";
-  // 0 where a = g). The value targets stay GAE's.
+  // The policy's advantages: "gae" = GAE over the episode with the baseline above; "rollout" =
+  // Q(a) - Q(g) of the rest of the kyoku played out by bot:greedy in every seat on fresh walls, once
+  // after the action a and once after the greedy bot's own choice g (docs/PPO.md "Greedy
+  // play-outs"; 0 where a = g). The value targets stay GAE's.
   std::string advantage = "gae";
-  // The policy-gradient estimator (docs/PPO.md "Expected policy gradient"): "sampled" = the
-  // advantage of the action played times grad log pi(a); "expected" = sum over the legal actions
-  // of grad pi(a) times an action advantage D(s, a) - sum_b pi(b) D(s, b), with no sampling noise
-  // from the action: D from a separate critic (ppo.critic privileged or observed), or with
-  // ppo.advantage = rollout from greedy play-outs of every action the policy gives at least
-  // selfplay.play_out_min_prob (docs/PPO.md "Play-outs of every likely action").
+  // The policy-gradient estimator: "sampled" = the advantage of the action played times
+  // grad log pi(a); "expected" (with ppo.advantage = rollout) = sum over the actions played out of
+  // grad pi(a) times their play-outs' action advantages (docs/PPO.md "Play-outs of every likely
+  // action").
   std::string policy_gradient = "sampled";
 
   template <class V>
@@ -273,9 +267,10 @@ struct PpoConfig {
     v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
     v("anchor", anchor, "KL anchor checkpoint (empty: ppo.init when set; none: no anchor)");
     v("critic", critic,
-      "advantage baseline: the policy's value head, or a separate critic network with (privileged) or "
-      "without (observed) the hidden state",
-      OneOf{"value_head", "privileged", "observed"});
+      "baseline of GAE: the policy's value head, or a separate critic network that sees the hidden state",
+      OneOf({"value_head", "privileged"},
+            {Retired{"observed", "the observed critic served the critic's action values, which trained no better "
+                                 "player; docs/PPO.md \"Retired estimators\""}}));
     v("critic_blocks", critic_blocks, "SE-ResBlocks of the privileged critic", Range{0, 64});
     v("critic_channels", critic_channels, "channels of the privileged critic (multiple of 32)", Range{32, 1024});
     v("critic_lr", critic_lr, "learning rate of the privileged critic", Range{0.0, 10.0});
@@ -283,13 +278,14 @@ struct PpoConfig {
     v("value_lambda", value_lambda, "GAE lambda of the value targets (-1: ppo.lambda; 1: Monte Carlo returns)",
       Range{-1.0, 1.0});
     v("advantage", advantage,
-      "policy advantages: GAE, paired branches (the kyoku played on twice from a decision, R(a) - R(b)), or "
-      "greedy play-outs (the kyoku played out by bot:greedy after the action and after the bot's own choice)",
-      OneOf{"gae", "paired", "rollout"});
+      "policy advantages: GAE, or greedy play-outs (the kyoku played out by bot:greedy after the action and "
+      "after the bot's own choice)",
+      OneOf({"gae", "rollout"},
+            {Retired{"paired", "paired branches were no less noisy than GAE at 7 to 10 times its collection cost; "
+                               "docs/PPO.md \"Retired estimators\""}}));
     v("policy_gradient", policy_gradient,
-      "policy-gradient estimator: the sampled action's advantage, or the expectation over every legal action "
-      "of action advantages (from a separate critic, ppo.critic privileged or observed, or from greedy play-outs, "
-      "ppo.advantage = rollout)",
+      "policy-gradient estimator: the sampled action's advantage, or (with ppo.advantage = rollout) the "
+      "expectation over every action played out of its play-outs' advantage",
       OneOf{"sampled", "expected"});
   }
 };
@@ -346,6 +342,20 @@ struct PretrainConfig {
     v("val_max_samples", val_max_samples, "validation samples per validation", Range<std::int64_t>{1, 1000000000000});
   }
 };
+
+// The advantage estimator of a run (docs/ARCHITECTURE.md "Advantage estimators"), chosen once from
+// ppo.critic, ppo.advantage and ppo.policy_gradient where the config is parsed: the actors and the
+// learner each build their unit of it from this type and never read those strings.
+enum class Estimator {
+  gae,                 // GAE on the policy's value head (the default)
+  privileged_gae,      // GAE on a separate critic that sees the hidden state (ppo.critic = privileged)
+  play_outs,           // greedy play-outs of the action played and the bot's choice: Q(a) - Q(g), sampled
+  play_outs_expected,  // greedy play-outs of every likely action: the expected policy gradient
+};
+// The estimator of a validated ppo section.
+Estimator estimator(const struct PpoConfig& ppo);
+// Its name in logs and reports: "gae", "privileged-gae", "play-outs", "play-outs-expected".
+const char* estimator_name(Estimator e);
 
 struct Config {
   RunConfig run;

@@ -32,10 +32,18 @@ struct Range {
 template <class T>
 Range(T, T) -> Range<T>;
 
-// A string that must be one of the listed choices.
+// A string that must be one of the listed choices: OneOf{"a", "b"}. A value that was a choice once
+// and was retired is refused with its note (why, and where it is written up):
+// OneOf({"a", "b"}, {Retired{"c", "why"}}) (parentheses: a braced pair of strings would also read
+// as one string_view).
+struct Retired {
+  std::string_view value;
+  std::string_view note;
+};
 struct OneOf {
   std::vector<std::string_view> choices;
-  OneOf(std::initializer_list<std::string_view> c) : choices(c) {}
+  std::vector<Retired> retired;
+  OneOf(std::initializer_list<std::string_view> c, std::initializer_list<Retired> r = {}) : choices(c), retired(r) {}
 };
 
 }  // namespace hydra::config

@@ -17,30 +17,20 @@
 namespace hydra::model {
 
 inline constexpr int kCriticInputChannels = kObsChannels + encoder::kPrivilegedChannels;
-inline constexpr int kCriticActionValuePlanes = 16;  // 1x1 conv planes of the action-value head
 
 struct CriticConfig {
   int blocks = 2;
   int channels = 64;  // a multiple of 32
   int hidden = 256;   // value MLP
-  // Whether the input holds the privileged planes (ppo.critic = privileged) or only the seat's
-  // own observation (ppo.critic = observed).
-  bool privileged = true;
-  // An action-value head (ppo.policy_gradient = expected): D(s, a) for the 46 actions, the
-  // expected return of taking a beyond V(s). Off: V alone.
-  bool action_values = false;
 };
 
 // [obs | privileged planes] -> stem -> SE-ResBlocks -> GroupNorm, Mish -> z;
-// mean of z over tiles, [pooled, score context] -> Linear -> Mish -> Linear -> V;
-// with action values also z -> 1x1 conv, Mish, Linear -> D [46] (the policy head's shape: a
-// discard's value reads its tile's features). D's last layer starts at zero.
+// mean of z over tiles, [pooled, score context] -> Linear -> Mish -> Linear -> V.
 class CriticNetImpl : public torch::nn::Cloneable<CriticNetImpl> {
  public:
   explicit CriticNetImpl(const CriticConfig& config);
   void reset() override;
-  // obs [B,85,34], privileged [B,37,34] (undefined when the critic is not privileged),
-  // score_context [B,16] -> [B,1] V, or [B,1+46] [V | D] with action values.
+  // obs [B,85,34], privileged [B,37,34], score_context [B,16] -> [B,1] V.
   torch::Tensor forward(const torch::Tensor& obs, const torch::Tensor& privileged, const torch::Tensor& score_context);
   void init_weights(std::uint64_t seed);
   const CriticConfig& config() const { return config_; }
@@ -49,7 +39,6 @@ class CriticNetImpl : public torch::nn::Cloneable<CriticNetImpl> {
   torch::nn::ModuleList blocks{nullptr};
   torch::nn::GroupNorm trunk_norm{nullptr};
   MlpHead value{nullptr};
-  PolicyHead action_value{nullptr};  // only with config().action_values
 
  private:
   CriticConfig config_;

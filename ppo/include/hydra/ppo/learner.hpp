@@ -14,78 +14,18 @@
 #include "hydra/common/metrics.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/model/checkpoint.hpp"
-#include "hydra/model/critic.hpp"
 #include "hydra/model/distributed.hpp"
 #include "hydra/model/grad_buckets.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/model/optim.hpp"
 #include "hydra/ppo/batch.hpp"
+#include "hydra/ppo/estimator.hpp"
 #include "hydra/ppo/loss.hpp"
 #include "hydra/ppo/reward_norm.hpp"
+#include "hydra/ppo/update_stats.hpp"
 #include "hydra/selfplay/rollout.hpp"
 
 namespace hydra::ppo {
-
-// What one update did. Losses and monitoring values are means over the minibatches stepped.
-struct UpdateStats {
-  std::int64_t update = 0;       // 0-based index of this update
-  std::int64_t samples = 0;      // decisions in the rollout (every rank's, data-parallel)
-  std::int64_t epochs = 0;       // epochs started (the last may be cut by kl_stop)
-  std::int64_t minibatches = 0;  // optimizer steps taken
-  double policy_loss = 0;        // clipped surrogate loss
-  double value_loss = 0;         // MSE to the GAE returns (normalised reward units)
-  double entropy = 0;            // mean entropy of the masked policy, nats
-  double approx_kl = 0;          // mean over minibatches of E[(r - 1) - log r] before each step
-  double approx_kl_first = 0;    // approx-KL after the first epoch (chooses epochs vs epochs_high_kl)
-  // approx-KL of the first minibatch before any step: the learner's policy against the actors'
-  // log pi_old on the same decisions. About 0 when both compute the same policy (bf16 autocast
-  // on other batch shapes, another device, another thread); far from 0 means they disagree.
-  double approx_kl_start = 0;
-  double clip_fraction = 0;      // share of samples whose ratio left [1 - clip, 1 + clip]
-  double explained_variance = 0; // of the baseline (V_old or the critic's V) against the GAE returns
-  // The same against the Monte Carlo returns (the rewards to the episode's end, lambda = 1): it
-  // does not lean on the baseline itself, so runs with different baselines and lambdas compare.
-  double explained_variance_mc = 0;
-  double critic_loss = 0;        // MSE of the critic to the returns (0 without one; with action values plus D's)
-  // ppo.policy_gradient = expected: the pi-weighted std of the critic's action advantages over
-  // the rollout (normalised reward units) before they are scaled to 1; 0 otherwise.
-  double action_adv_std = 0;
-  double tenpai_loss = 0;
-  double danger_loss = 0;
-  double kl_anchor = 0;          // KL(pi || anchor); 0 without an anchor
-  double kl_anchor_coef = 0;
-  double grad_norm = 0;          // total gradient norm before clipping
-  double lr = 0;
-  double entropy_coef = 0;
-  double entropy_target = 0;     // mean entropy target of the bonus (nats); 0 without one
-  bool value_warmup = false;     // only the value head learned (ppo.value_warmup)
-  double reward_std = 1;         // running return std the rewards were divided by (1: off)
-  double adv_mean = 0;           // raw advantage (GAE or paired) mean and std over the rollout
-  double adv_std = 0;
-  double paired_share = 0;       // ppo.advantage = paired: share of decisions with a paired advantage
-  // Gradient noise scale (ppo.noise_batch > 0, not on warm-up updates): unbiased estimates of
-  // |G|^2, the squared norm of the true policy gradient, and tr(Sigma), the trace of the
-  // per-decision gradient covariance, from chunks of the rollout; their ratio (of means over
-  // many updates) is the decisions per update at which the gradient is half signal.
-  bool noise_measured = false;
-  double grad_signal = 0;
-  double grad_noise = 0;
-  double grad_signal_halves = 0;  // <g_A, g_B> of two halves of different games: |G|^2 again
-  double grad_cos_halves = 0;     // their cosine
-  std::int64_t noise_chunks = 0;  // chunks of whole games the estimate used
-  double seconds = 0;            // wall time of update()
-  bool kl_stopped = false;       // kl_stop ended the epochs early
-
-  // Tags: loss/policy, loss/value, loss/entropy, loss/tenpai, loss/danger, loss/kl_anchor,
-  // ppo/approx_kl, ppo/approx_kl_first, ppo/approx_kl_start, ppo/clip_fraction, ppo/explained_variance,
-  // ppo/explained_variance_mc, loss/critic, ppo/action_adv_std (expected policy gradient),
-  // ppo/grad_norm, ppo/lr, ppo/entropy_coef, ppo/kl_anchor_coef, ppo/entropy_target,
-  // ppo/value_warmup, ppo/reward_std, ppo/adv_mean,
-  // ppo/adv_std, ppo/paired_share, ppo/epochs, ppo/minibatches, ppo/samples, ppo/kl_stopped, perf/update_seconds,
-  // perf/learner_samples_per_s; ppo/grad_signal, ppo/grad_noise, ppo/grad_signal_halves,
-  // ppo/grad_cos_halves and ppo/noise_chunks when noise_measured.
-  metrics::Scalars scalars() const;
-};
 
 // The KL anchor checkpoint of a config: ppo.anchor, or ppo.init when ppo.anchor is empty; ""
 // (no anchor) when ppo.anchor is "none" or neither is set.
@@ -122,8 +62,8 @@ class Learner {
   // rank's rollout, and the ranks together compute the update one learner would on their
   // rollouts concatenated in rank order: reward moments observed over all of them, one shuffle
   // of the union, minibatches split by where their samples live, batch statistics and gradients
-  // summed over the ranks. The replicas stay equal. Not with the privileged critic, paired
-  // branches or the noise-scale pass (a hydra::Error). Null: one process again.
+  // summed over the ranks. The replicas stay equal. Only with the gae estimator and without the
+  // noise-scale pass (a hydra::Error otherwise). Null: one process again.
   void set_group(model::ProcessGroup* group);
 
   // log pi_T(action) of every decision under the current network at T = cfg.temperature (the
@@ -145,12 +85,10 @@ class Learner {
   const torch::Device& device() const { return device_; }
   std::int64_t updates() const { return updates_; }
   bool has_anchor() const { return !anchor_.is_empty(); }
-  bool has_critic() const { return !critic_.is_empty(); }
-  // ppo.policy_gradient = expected: the policy learns from the critic's action values.
-  bool expected_gradient() const { return cfg_.ppo.policy_gradient == "expected"; }
-  // The critic's outputs for every decision (no autograd), in normalised reward units: [N,1] V,
-  // or [N,47] [V | D(46 actions)] with action values; a privileged critic's rollout must carry
-  // privileged planes. For tests and diagnostics.
+  bool has_critic() const { return estimator_->has_critic(); }
+  const AdvantageEstimator& estimator() const { return *estimator_; }
+  // The critic's [N,1] V for every decision (no autograd), in normalised reward units; the
+  // rollout must carry privileged planes. For tests and diagnostics.
   torch::Tensor critic_values(const selfplay::Rollout& rollout);
   const RewardNormalizer& reward_normalizer() const { return reward_norm_; }
   const model::WarmupCosine& schedule() const { return schedule_; }
@@ -169,26 +107,23 @@ class Learner {
 
  private:
   // The rollout as tensors on the device with advantages and returns: rewards normalised by the
-  // running return std (observed first when `observe`), then GAE. Fills the reward and
-  // advantage monitoring fields of `stats` when given.
+  // running return std (observed first when `observe`), the estimator's baseline, GAE, the
+  // estimator's policy targets. Fills the reward and advantage monitoring fields of `stats`.
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
-  // ppo.critic_epochs passes of the critic over `data` toward its returns; the mean MSE.
-  double train_critic(const RolloutTensors& data, bool autocast);
-  // The critic's [V] or [V | D] on the device rows of `data` in batches of ppo.minibatch (no
-  // autograd), [N,1] or [N,47].
-  torch::Tensor critic_forward(const RolloutTensors& data, bool autocast);
   // pi_T over all 46 actions [N,46] (0 where illegal) of the network as it stands, for host rows
   // `data` in batches of ppo.minibatch (no autograd), on the host.
   torch::Tensor policy_probs(const RolloutTensors& data);
-  // Fills grad_signal and grad_noise of `stats`: the policy-gradient term of the loss at the
-  // current weights (ratio 1, advantages normalised over the whole rollout), its gradient on
-  // chunks of whole games (`games`: the rollout's game index per decision; consecutive chunks of
-  // ppo.noise_batch when empty) of at least ppo.noise_batch decisions, and on two halves of
-  // alternate chunks, without touching .grad or stepping.
-  void measure_gradient_noise(const RolloutTensors& data, const std::vector<std::int64_t>& games, bool autocast,
-                              UpdateStats& stats);
   // The loss settings of the config with the entropy and KL-anchor coefficients of update `u`.
   LossSettings settings_for(std::int64_t u) const;
+  // This rank's n rows among the update's total (data-parallel: the union's [offset, offset + n)).
+  struct Shard {
+    std::int64_t n = 0, total = 0, offset = 0;
+  };
+  Shard shard_of(std::int64_t n) const;
+  void run_epochs(const RolloutTensors& data, const Shard& shard, const LossSettings& settings, bool autocast,
+                  UpdateStats& stats);
+  LossTerms minibatch_terms(const RolloutTensors& b, const LossSettings& settings, bool autocast,
+                            std::int64_t global_count);
 
   LearnerConfig cfg_;
   torch::Device device_;
@@ -199,9 +134,7 @@ class Learner {
   model::HydraNet net_{nullptr};
   model::HydraNet anchor_{nullptr};
   std::unique_ptr<torch::optim::AdamW> optimizer_;
-  // The separate critic (ppo.critic = privileged or observed) and its optimizer; null otherwise.
-  model::CriticNet critic_{nullptr};
-  std::unique_ptr<torch::optim::AdamW> critic_optimizer_;
+  std::unique_ptr<AdvantageEstimator> estimator_;  // the config's (estimator.hpp)
   model::WarmupCosine schedule_;
   RewardNormalizer reward_norm_;
   std::int64_t updates_ = 0;

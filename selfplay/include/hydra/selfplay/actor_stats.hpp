@@ -42,9 +42,9 @@ struct ActorStats {
   std::int64_t forward_passes = 0;     // BatchPolicy::evaluate calls
   std::int64_t void_games = 0;         // voided by an external baseline's fault: not learned from
   std::int64_t unearned_kyoku = 0;     // learner seat-kyoku without a stored decision: reward dropped
-  std::int64_t paired = 0;             // learner decisions with a paired advantage (ppo.advantage = paired)
-  std::int64_t branches = 0;           // of those, the ones whose second action differed: a branch played
-  std::int64_t branch_decisions = 0;   // decisions answered inside the branches (not stored)
+  std::int64_t paired = 0;             // learner decisions eligible for play-outs (ppo.advantage = rollout)
+  std::int64_t branches = 0;           // of those, the ones played out (an action besides the greedy choice)
+  std::int64_t branch_decisions = 0;   // decisions answered inside the play-outs (not stored)
   std::array<KindStats, kOpponentKinds> kinds{};
   double engine_seconds = 0;     // stepping tables, bots, sampling (summed over worker threads)
   double encode_seconds = 0;     // encoding observations into the batches (summed over workers)

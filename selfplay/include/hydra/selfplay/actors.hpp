@@ -37,14 +37,9 @@ namespace hydra::selfplay {
 struct ActorsConfig {
   config::RulesConfig rules;
   config::SelfplayConfig selfplay;
-  // From the ppo section: record the privileged planes of learner decisions (ppo.critic =
-  // privileged), play paired branches (ppo.advantage = paired) or greedy play-outs
-  // (ppo.advantage = rollout), and with those of every likely action (ppo.policy_gradient =
-  // expected, Rollout::played_out).
-  bool privileged = false;
-  bool paired = false;
-  bool rollout = false;
-  bool expected = false;
+  // The run's advantage estimator (from the ppo section): what the actors collect beyond the
+  // trajectories (collector.hpp).
+  config::Estimator estimator = config::Estimator::gae;
 };
 ActorsConfig actors_config(const config::Config& cfg);
 

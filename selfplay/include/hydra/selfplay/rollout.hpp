@@ -46,11 +46,10 @@ struct Rollout {
   // empty when the actors were not asked for them (selfplay::Actors with a privileged critic).
   // Read by the learner's critic only, never by a policy.
   std::vector<std::uint16_t> priv;
-  // Paired branches (ppo.advantage = paired; docs/PPO.md "Paired branches"), or both empty: paired[i]
-  // = 1 when decision i was one of those played twice, once with its action a and once with a
-  // second action b drawn from the same policy, the rest of the kyoku on the same walls and
-  // random streams; paired_advantage[i] is then R(a) - R(b), the seat's two kyoku rewards (0 when
-  // b = a, which replays a exactly). Unbiased for Q(a) - V of the seat's observation.
+  // Greedy play-outs (ppo.advantage = rollout; docs/PPO.md "Greedy play-outs"), or both empty:
+  // paired[i] = 1 when decision i was eligible (drawn at selfplay.branch_rate among the table's only
+  // pending decisions); paired_advantage[i] is then the mean over the walls of Q(a) - Q(g) of its
+  // action a against the greedy bot's choice g (0 when a = g, which needs no play-out).
   std::vector<std::uint8_t> paired;
   std::vector<float> paired_advantage;
   // Play-outs of every likely action (ppo.advantage = rollout with ppo.policy_gradient = expected;

@@ -1,0 +1,159 @@
+// Greedy play-outs of a learner decision's actions (play_out_collector.hpp).
+
+#include "play_out_collector.hpp"
+
+#include <array>
+
+#include "hydra/common/index.hpp"
+#include "hydra/common/parallel.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/policy.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+// The policy as the learner's seats sample it: sample_action's weights, normalised.
+std::array<double, kActions> tempered_probs(const float* probs, game::ActionMask legal, double inv_t) {
+  std::array<double, kActions> out = tempered_weights(probs, legal, inv_t);
+  double total = 0;
+  for (const double w : out) total += w;
+  for (double& p : out) p /= total;
+  return out;
+}
+
+// The rest of the kyoku from table `t` (whose only pending decision is `seat`'s) after `first`,
+// played by bot:greedy in every seat, each seeded from the game key as at a game's start, so the
+// play-out is a function of the table, the action and `walls` alone: with `walls` the kyoku's
+// unseen tiles are first dealt again from that stream (Table::shuffle_unseen), otherwise it plays
+// the game's own wall. Two play-outs from one decision with equal streams share the walls, the
+// hands and every bot's stream. Decisions with one legal action are taken as the table would.
+PlayOutEnd play_out(const game::Table& t, game::Seat seat, game::Action first, const game::GameKey& key,
+                    std::optional<game::Xoshiro256ss> walls) {
+  PlayOutEnd end;
+  auto copy = t.branch([&end](const game::Table&, const game::Event& e) {
+    if (e.type == game::EventType::start_kyoku && !end.next) end.next = game::kyoku_start(e);
+  });
+  if (walls) copy->shuffle_unseen(*walls);
+  game::SeatArray<GreedyAgent> bots;
+  for (int s = 0; s < game::kNumSeats; ++s) bots[game::Seat(s)].start_game(game::Seat(s), key);
+  copy->act(seat, first);
+  while (!copy->done() && !end.next) {
+    const auto pending = copy->pending();  // answering the last one replaces the list
+    for (const game::Decision& d : pending) {
+      ++end.decisions;
+      copy->act(d.seat, d.mask.count() == 1 ? d.mask.nth(0) : bots[d.seat].act(copy->view(d.seat), d));
+    }
+  }
+  end.scores = copy->done() ? copy->final_scores() : copy->scores();
+  return end;
+}
+
+game::Xoshiro256ss seat_stream(const game::GameKey& key, std::size_t s) {
+  return game::Xoshiro256ss(game::derive(key, game::labels::branch, {s}));
+}
+
+}  // namespace
+
+PlayOutCollector::PlayOutCollector(const config::SelfplayConfig& sp, const game::GameKey& key, bool every_likely)
+    : branch_rate_(sp.branch_rate),
+      walls_(sp.play_outs),
+      min_prob_(every_likely ? sp.play_out_min_prob : -1.0),
+      rng_{seat_stream(key, 0), seat_stream(key, 1), seat_stream(key, 2), seat_stream(key, 3)} {}
+
+void PlayOutCollector::stored(Rollout& r, std::size_t n) {
+  r.paired.resize(n);
+  r.paired_advantage.resize(n);
+  if (min_prob_ >= 0) {
+    r.played_out.resize(n);
+    r.action_value.resize(n * kActions);
+  }
+}
+
+// Where this decision is the table's only pending one, a draw decides whether it is played out
+// (it does not depend on the action, so the advantages stay unbiased). The second draw is what
+// paired branches drew their second action from; it stays so that the streams, and with them the
+// decisions played out, are as they were.
+void PlayOutCollector::chosen(const Choice& c) {
+  if (branch_rate_ <= 0 || c.table.pending().size() != 1) return;
+  game::Xoshiro256ss& rng = rng_[c.decision.seat];
+  const double u = rng.uniform01();
+  (void)rng.uniform01();
+  if (u >= branch_rate_) return;
+  c.trajectory.paired[c.stored] = 1;
+  GreedyAgent bot;
+  bot.start_game(c.decision.seat, c.key);
+  const game::Action g = bot.act(c.table.view(c.decision.seat), c.decision);
+  PlayOuts p{c.stored, actions_to_play(c, c.perm(g).index()), {}, {}};
+  if (p.actions.empty()) return;  // the action played is g: advantage 0 without a play-out
+  play(c, g, p);
+  for (const auto* ends : {&p.played, &p.greedy})
+    for (const PlayOutEnd& e : *ends) extra_decisions += e.decisions;
+  ++extra_pairs;
+  play_outs_[c.decision.seat].push_back(std::move(p));
+}
+
+// The sampled form: the action played where it is not g. The expected form: every other legal
+// action the tempered policy gives at least min_prob_; g and those are marked in played_out.
+std::vector<int> PlayOutCollector::actions_to_play(const Choice& c, int g_stored) const {
+  std::vector<int> actions;
+  if (min_prob_ < 0) {
+    if (c.action != g_stored) actions.push_back(c.action);
+    return actions;
+  }
+  const auto pi = tempered_probs(c.probs, c.legal, c.inv_t);
+  std::uint64_t& marks = c.trajectory.played_out[c.stored];
+  marks = std::uint64_t{1} << g_stored;
+  for (int x = 0; x < kActions; ++x)
+    if (x != g_stored && c.legal.test(game::Action(x)) && pi[ix(x)] >= min_prob_) {
+      actions.push_back(x);
+      marks |= std::uint64_t{1} << x;
+    }
+  return actions;
+}
+
+// Each play-out is a function of the table, its action and its wall alone, so they run in
+// parallel (a decision's play-outs are most of a step's work; without this one game's play-outs
+// would hold one core while the other games' steps are done).
+void PlayOutCollector::play(const Choice& c, game::Action g, PlayOuts& p) const {
+  const auto walls = ix(walls_), m = p.actions.size();
+  const std::size_t s = ix(c.decision.seat.index());
+  p.played.resize(walls * m);
+  p.greedy.resize(walls);
+  hydra::parallel_for(0, walls * (m + 1), [&](std::size_t job) {
+    const std::size_t k = job / (m + 1), j = job % (m + 1);
+    std::optional<game::Xoshiro256ss> stream;
+    if (walls > 1) stream.emplace(game::derive(c.key, game::labels::play_out, {s, c.stored, k}));
+    if (j == m) p.greedy[k] = play_out(c.table, c.decision.seat, g, c.key, stream);
+    else p.played[k * m + j] = play_out(c.table, c.decision.seat, c.perm.inverse()(game::Action(p.actions[j])), c.key, stream);
+  });
+}
+
+// The seat's reward for its kyoku after each play-out, all of one decision's play-outs in one
+// call (they share the kyoku starts up to the decision's kyoku); an action's advantage is the mean
+// over the walls of its reward less the greedy choice's.
+void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model) {
+  Rollout& tr = st.trajectory;
+  for (const PlayOuts& p : play_outs_[game::Seat(static_cast<int>(st.seat))]) {
+    const auto k = ix(st.kyoku_of[p.stored]);
+    const std::vector<game::KyokuStart> seen(st.kyoku.begin(), st.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    std::vector<std::optional<game::KyokuStart>> next;
+    std::vector<game::Scores> scores;
+    for (const auto* ends : {&p.played, &p.greedy})
+      for (const PlayOutEnd& e : *ends) {
+        next.push_back(e.next);
+        scores.push_back(e.scores);
+      }
+    const auto r = model.last_kyoku_rewards(seen, next, scores);
+    const std::size_t walls = p.greedy.size(), m = p.actions.size();
+    for (std::size_t j = 0; j < m; ++j) {
+      double diff = 0;
+      for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j][st.seat] - r[walls * m + w][st.seat];
+      const auto adv = static_cast<float>(diff / static_cast<double>(walls));
+      const auto x = ix(p.actions[j]);
+      if (!tr.action_value.empty()) tr.action_value[p.stored * ix(kActions) + x] = adv;
+      if (p.actions[j] == tr.action[p.stored]) tr.paired_advantage[p.stored] = adv;
+    }
+  }
+}
+
+}  // namespace hydra::selfplay

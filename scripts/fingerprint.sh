@@ -21,32 +21,57 @@ fp=$out/fingerprint.txt
 cd "$out"
 
 # A line per file: its name relative to OUT and the hash of its content (game logs unzipped, so
-# the gzip header's fields do not count).
+# the gzip header's fields do not count; the binary's path, which an external agent's name holds,
+# written as HYDRA).
 hash_file() {
   local f=$1
   case "$f" in
-    *.gz) printf '%s %s\n' "${f#"$out"/}" "$(zcat "$f" | sha256sum | cut -d' ' -f1)" ;;
-    *) printf '%s %s\n' "${f#"$out"/}" "$(sha256sum < "$f" | cut -d' ' -f1)" ;;
+    *.gz) printf '%s %s\n' "${f#"$out"/}" "$(zcat "$f" | sed "s#$hydra#HYDRA#g" | sha256sum | cut -d' ' -f1)" ;;
+    *) printf '%s %s\n' "${f#"$out"/}" "$(sed "s#$hydra#HYDRA#g" "$f" | sha256sum | cut -d' ' -f1)" ;;
   esac >> "$fp"
 }
-# A checkpoint (a torch archive: a zip of pickled fields and tensor storages): every tensor's
-# bytes and every field but the metrics (timings) and the optimizer's keys (addresses).
+# A checkpoint (a torch archive: a zip of pickled fields and tensor storages): every field but the
+# metrics (timings) and the optimizers' keys (addresses), every tensor's bytes in order, and an
+# optimizer's moments as a set (torch writes them in the order of the parameters' addresses); the
+# critic's optimizer, an archive of its own in a byte tensor, the same way.
 hash_checkpoint() {
   printf '%s %s\n' "${1#"$out"/}" "$(python3 - "$1" <<'PY'
-import hashlib, pickletools, re, sys, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-h = hashlib.sha256()
-fields = [a for _, a, _ in pickletools.genops(z.read("archive/data.pkl")) if isinstance(a, str)]
-skip = False
-for f in fields:
-    if skip or re.fullmatch(r"[0-9]{12,}", f):
-        skip = False
-        continue
-    skip = f == "metrics"
-    h.update(f.encode() + b"\0")
-for name in sorted(n for n in z.namelist() if re.search(r"/data/[0-9]+$", n)):
-    h.update(name.encode() + b"\0" + z.read(name))
-print(h.hexdigest())
+import hashlib, io, pickletools, re, sys, zipfile
+
+def digest(data):
+    z = zipfile.ZipFile(io.BytesIO(data))
+    h = hashlib.sha256()
+    fields = [a for _, a, _ in pickletools.genops(z.read("archive/data.pkl")) if isinstance(a, str)]
+    skip, first_opt, in_opt, nested, want = False, None, False, set(), False
+    for f in fields:
+        if skip or re.fullmatch(r"[0-9]{12,}", f):
+            skip = False
+            continue
+        skip = f == "metrics"
+        key = re.fullmatch(r"[0-9]{1,11}", f)
+        if want and key:
+            nested.add(int(f))
+            want = False
+        want = want or f == "critic_optimizer"
+        in_opt = in_opt or f == "optimizer" or f == "state"
+        if in_opt and first_opt is None and key:
+            first_opt = int(f)
+        if not (in_opt and key):
+            h.update(f.encode() + b"\0")
+    moments = []
+    for k, name in sorted((int(n.rsplit("/", 1)[1]), n) for n in z.namelist() if re.search(r"/data/[0-9]+$", n)):
+        body = z.read(name)
+        if k in nested:
+            body = digest(body).encode()
+        if first_opt is not None and k >= first_opt:
+            moments.append(hashlib.sha256(body).hexdigest())
+        else:
+            h.update(name.encode() + b"\0" + body)
+    for m in sorted(moments):
+        h.update(m.encode())
+    return h.hexdigest()
+
+print(digest(open(sys.argv[1], "rb").read()))
 PY
 )" >> "$fp"
 }

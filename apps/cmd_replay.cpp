@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
@@ -160,9 +161,9 @@ void register_replay(CLI::App& app) {
   cmd->add_flag("--check", opts->check,
                 "check legality, yaku, han, fu, payments and scores against the log, and the wall where the log's seed gives it");
   cmd->add_option("--rules", opts->rules,
-                  "auto (each Tenhou log under the rules of its lobby and date, other logs under tenhou), or the rules "
-                  "for every log: a preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, "
-                  "mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")
+                  std::string("auto (each Tenhou log under the rules of its lobby and date, other logs under tenhou), "
+                              "or the rules for every log: ") +
+                      kRulesHelp)
       ->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");

@@ -18,7 +18,6 @@ void grp(const GrpFlags& f);
 void export_weights(const std::string& checkpoint, const std::string& out);
 void info_model(const std::string& config_file, bool json);
 void runtime_info(nlohmann::ordered_json& j);
-selfplay::PolicyLoader policy_loader(int torch_threads);
 // check.cpp
 void check(const CheckFlags& f);
 // bench_model.cpp

@@ -55,7 +55,7 @@ struct CheckFlags {
   int positions = 128;
 };
 
-// hydra bench model | learner | selfplay | pretrain (bench_model.cpp; docs/GPU.md, docs/PRETRAIN.md).
+// hydra bench model | learner | selfplay | pretrain (cmd_bench_device.cpp; docs/GPU.md, docs/PRETRAIN.md).
 struct BenchModelFlags {
   ModelFlags model;
   std::vector<int> batch_sizes;  // empty: 1,16,64,256,1024 on CUDA, up to 256 on the CPU

@@ -1,5 +1,5 @@
 // torch_impl::bench_model, bench_learner, bench_selfplay, bench_pretrain (torch_impl.hpp), registered in
-// apps/bench_model.cpp: flags in, the measurements of ppo/bench.hpp and pretrain/bench.hpp, a
+// apps/cmd_bench_device.cpp: flags in, the measurements of ppo/bench.hpp and pretrain/bench.hpp, a
 // table or JSON out.
 //
 // hydra bench model | learner | selfplay: how fast the network, the PPO update and self-play run

@@ -129,7 +129,7 @@ void register_bench(CLI::App& app) {
   hand->add_flag("--json", o->json, "machine-readable output");
   hand->callback([o] { bench_hand(o->data, o->seconds, o->json); });
   register_bench_play(*bench);   // engine, encoder (bench_play.cpp)
-  register_bench_model(*bench);  // model, learner, selfplay on a device (bench_model.cpp)
+  register_bench_device(*bench);  // model, learner, selfplay, pretrain on a device (cmd_bench_device.cpp)
 }
 
 }  // namespace hydra::apps

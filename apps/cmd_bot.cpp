@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "agent_flags.hpp"
+#include "command_threads.hpp"
 #include "commands.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
@@ -19,7 +21,6 @@
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/mjai_bot.hpp"
 #include "hydra/selfplay/model_agent.hpp"
-#include "torch_side.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -29,20 +30,15 @@ struct BotFlags {
   int seat = -1;
   std::uint64_t seed = 0;
   std::string rules = "tenhou";
-  std::string device = "auto";
-  selfplay::ModelAgentOptions agent;
+  AgentFlags agent;
 };
 
 void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
   if (f.seat >= 0) seat = game::Seat(f.seat);  // checked by the flag (0-3)
   const game::TableRules& rules = game::table_rules(f.rules);
-  // A built-in bot needs no LibTorch; a checkpoint agent does (torch_side.hpp).
-  const bool model = selfplay::ModelAgents::is_checkpoint(f.model);
-  if (model) torch_side::require();
-  // One row per decision: torch's intra-op threads only spin against the other seats' processes
-  // when a host runs several bots on one machine (40x slower measured on 2 cores, docs/EVAL.md).
-  selfplay::ModelAgents agents(f.device, rules, f.agent, model ? torch_side::load().policy_loader(1) : nullptr);
+  selfplay::ModelAgents agents = f.agent.make({f.model}, rules);
+  const CommandThreads threads(1);  // one row per decision (command_threads.hpp)
   std::unique_ptr<game::Agent> agent = agents.make(f.model);
   auto* observer = dynamic_cast<selfplay::ObservingAgent*>(agent.get());
   // The agent's random stream is a KDF child of this key, so a game replays with the same seed.
@@ -85,12 +81,8 @@ void register_bot(CLI::App& app) {
   cmd->add_option("--model", f->model, "bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")->required();
   cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")")->check(integer_in(0, 3));
   cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->check(seed_value())->capture_default_str();
-  cmd->add_option("--rules", f->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
-  cmd->add_option("--device", f->device, "device of a checkpoint agent: auto, cpu or cuda")->capture_default_str();
-  cmd->add_flag("--sample", f->agent.sample, "a checkpoint agent samples from its policy instead of taking the argmax");
-  cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
-      ->check(number_in(0.0, kMaxTemperature, true))
-      ->capture_default_str();
+  cmd->add_option("--rules", f->rules, kRulesHelp)->capture_default_str();
+  f->agent.add_to(*cmd);
   cmd->callback([f] { run_bot(*f); });
 }
 

@@ -1,7 +1,8 @@
 // hydra check [--device D] [--config FILE] [--set K=V] [--model CKPT] [--data DIR]
 //             [--positions N] [--seed S] [--threads T] [--json]
 // A numerical self-test of a device on real positions through the code paths training uses
-// (apps/torch/check.cpp has the checks and their thresholds; docs/GPU.md how to read them).
+// (apps/torch/check_report.cpp runs the checks of ppo/device_check.hpp and prints them; docs/GPU.md how
+// to read them).
 // Exit 0 when every check passes, 1 when one fails.
 
 #include <memory>

@@ -13,17 +13,17 @@
 #include <memory>
 
 
+#include "agent_flags.hpp"
+#include "command_threads.hpp"
 #include "commands.hpp"
 #include "external_flags.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
-#include "hydra/common/thread_limit.hpp"
 #include "hydra/selfplay/duplicate.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/model_agent.hpp"
-#include "torch_side.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -35,22 +35,16 @@ struct EvalFlags {
   bool json = false;
   std::string logs;
   int threads = 0;
-  std::string device = "auto";
-  selfplay::ModelAgentOptions agent;
+  AgentFlags agent;
   ExternalFlags external;
 };
 
 void run_eval(EvalFlags f) {
-  // Built-in bots need no LibTorch; a checkpoint agent does (torch_side.hpp).
-  const bool challenger_model = selfplay::ModelAgents::is_checkpoint(f.eval.challenger);
-  const bool models = selfplay::ModelAgents::is_checkpoint(f.eval.champion) || challenger_model;
-  if (models) torch_side::require();
+  selfplay::ModelAgents agents = f.agent.make({f.eval.challenger, f.eval.champion}, game::table_rules(f.eval.rules));
   f.eval.master = game::MasterSeed{f.seed_given ? f.seed : game::random_master_seed().value};
   if (!f.seed_given) log::info("eval: no --seed given, using {}", f.eval.master.value);
   if (!f.logs.empty()) f.eval.logs = f.logs;
-  const ThreadLimit limit(f.threads);
-  selfplay::ModelAgents agents(f.device, game::table_rules(f.eval.rules), f.agent,
-                               models ? torch_side::load().policy_loader(f.threads) : nullptr);
+  const CommandThreads threads(f.threads);
   agents.set_external(f.external.options());
   if (selfplay::is_external_name(f.eval.challenger) || selfplay::is_external_name(f.eval.champion))
     log::info("eval: stderr of the external agents goes to {}/", f.external.log_dir);
@@ -88,8 +82,8 @@ void register_eval(CLI::App& app) {
       ->each([f](const std::string&) { f->seed_given = true; });
   cmd->add_flag("--json", f->json, "print the report as JSON");
   cmd->add_option("--logs", f->logs, "write every game as a gzipped mjai log into this folder");
-  cmd->add_option("--rules", f->eval.rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
-  cmd->add_option("--threads", f->threads, "worker threads (0: all cores)")->check(integer_in(0, kMaxThreads))->capture_default_str();
+  cmd->add_option("--rules", f->eval.rules, kRulesHelp)->capture_default_str();
+  add_threads_flag(*cmd, f->threads, "worker threads (0: all cores)");
   cmd->add_flag("--sequential", f->eval.sequential.enabled,
                 "stop early once the average-rank difference is settled (see docs/EVAL.md)");
   cmd->add_option("--batch", f->eval.sequential.batch, "seeds per look of the sequential test")->check(integer_in(1, kMaxGames))->capture_default_str();
@@ -97,11 +91,7 @@ void register_eval(CLI::App& app) {
                   "sequential test: also stop when the difference lies within +-margin ranks")
       ->check(number_in(0.0, 3.0))
       ->capture_default_str();
-  cmd->add_option("--device", f->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
-  cmd->add_flag("--sample", f->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");
-  cmd->add_option("--temperature", f->agent.temperature, "sampling temperature (with --sample)")
-      ->check(number_in(0.0, kMaxTemperature, true))
-      ->capture_default_str();
+  f->agent.add_to(*cmd);
   f->external.add_to(*cmd);
   cmd->callback([f] { run_eval(*f); });
 }

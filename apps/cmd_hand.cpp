@@ -176,7 +176,7 @@ void register_hand(CLI::App& app) {
   cmd->add_option("--ura", o->q.ura, "ura dora indicators (count with riichi only)");
   cmd->add_option("--honba", o->q.honba, "honba sticks")->check(integer_in(0, 100));
   cmd->add_option("--sticks", o->q.sticks, "riichi sticks on the table")->check(integer_in(0, 100));
-  cmd->add_option("--rules", o->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
+  cmd->add_option("--rules", o->rules, kRulesHelp)->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->add_option("--check-majiang", o->check_majiang, "check kobalab majiang-core cases (JSON array)");
   cmd->add_option("--check-shanten", o->check_shanten, "check ara_p shanten cases (14 tiles + 3 shanten per line)");

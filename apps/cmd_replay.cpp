@@ -19,13 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "flag_checks.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/data/convert.hpp"
 #include "hydra/data/log_rules.hpp"
 #include "hydra/data/replay.hpp"
-#include "hydra/encoder/verify.hpp"
 #include "hydra/game/rules.hpp"
 
 namespace hydra::apps {
@@ -39,38 +39,6 @@ struct ReplayOptions {
   std::string rules = "auto";
 };
 
-// The encoder verification of one file, in the replay report's terms.
-data::ReplayReport verify_file(const std::filesystem::path& file, const data::RulesChoice& choice) {
-  data::ReplayReport r;
-  r.file = file.string();
-  try {
-    const data::GameLog log = data::read_log(file);
-    const game::TableRules& rules = choice.of(log);
-    r.rules = rules.name;
-    data::require_supported(log, rules, file.string());
-    const encoder::VerifyReport v = encoder::verify_encoder(log.events, rules);
-    r.events = static_cast<int>(v.events);
-    r.decisions = static_cast<int>(v.decisions);
-    if (!v.ok()) {
-      r.status = data::ReplayStatus::fail;
-      r.message = "encoder: " + v.failure;
-    } else {
-      r.message = "encoder: " + std::to_string(v.decisions) + " decision points, " + std::to_string(v.permuted) +
-                  " permuted checks";
-    }
-  } catch (const data::UnsupportedRule& e) {
-    r.status = data::ReplayStatus::skipped;
-    r.message = e.what();
-  } catch (const Error& e) {
-    r.status = data::ReplayStatus::error;
-    r.message = e.what();
-  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
-    r.status = data::ReplayStatus::error;
-    r.message = file.string() + ": internal error: " + e.what();
-  }
-  return r;
-}
-
 void run_replay(const ReplayOptions& o) {
   if (!o.check && !o.verify_encoder) throw Error("replay: nothing to do (use --check and/or --verify-encoder)");
   const data::RulesChoice rules = data::RulesChoice::parse(o.rules);
@@ -82,9 +50,9 @@ void run_replay(const ReplayOptions& o) {
   std::map<std::string, int> per_rules;  // files by the rules they were checked under
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& f : files) {
-    data::ReplayReport r = o.check ? data::check_file(f, rules) : verify_file(f, rules);
+    data::ReplayReport r = o.check ? data::check_file(f, rules) : data::verify_encoder_file(f, rules);
     if (o.check && o.verify_encoder && r.status == data::ReplayStatus::pass) {
-      data::ReplayReport v = verify_file(f, rules);
+      data::ReplayReport v = data::verify_encoder_file(f, rules);
       if (v.status != data::ReplayStatus::pass) r.status = v.status;
       r.message += (r.message.empty() ? "" : "; ") + v.message;
     }
@@ -160,9 +128,9 @@ void register_replay(CLI::App& app) {
   cmd->add_flag("--check", opts->check,
                 "check legality, yaku, han, fu, payments and scores against the log, and the wall where the log's seed gives it");
   cmd->add_option("--rules", opts->rules,
-                  "auto (each Tenhou log under the rules of its lobby and date, other logs under tenhou), or the rules "
-                  "for every log: a preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, "
-                  "mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")
+                  std::string("auto (each Tenhou log under the rules of its lobby and date, other logs under tenhou), "
+                              "or the rules for every log: ") +
+                      kRulesHelp)
       ->capture_default_str();
   cmd->add_flag("--verify-encoder", opts->verify_encoder,
                 "check incremental == full encoding and suit-permutation equivariance at every decision point");

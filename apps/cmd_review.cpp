@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "command_threads.hpp"
 #include "commands.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/atomic_file.hpp"
@@ -89,9 +90,10 @@ void run_review(const ReviewFlags& f) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
   const auto t_load = std::chrono::steady_clock::now();
-  // As hydra eval: one intra-op thread. A batch of a few hundred rows gains little from more on
-  // the CPU, and on a loaded machine torch's waiting threads cost several times the work.
-  const auto policy = torch_side::load().policy_loader(1)(f.model, f.device);
+  // One thread: a batch of a few hundred rows gains little from more on the CPU, and on a loaded
+  // machine torch's waiting threads cost several times the work (command_threads.hpp).
+  const CommandThreads threads(1);
+  const auto policy = torch_side::load().policy_loader(f.model, f.device);
   log::info("review: {} with checkpoint {} (step {}) on {}, loaded in {:.2f} s", f.game, f.model, policy->version(),
             f.device, since(t_load));
   const auto t_score = std::chrono::steady_clock::now();
@@ -120,7 +122,7 @@ void register_review(CLI::App& app) {
   cmd->add_option("--out", f->out, "the HTML page to write")->required();
   cmd->add_option("--json", f->json, "also write the reviewed decisions as JSON");
   cmd->add_option("--device", f->device, "device of the model: cpu, cuda or auto")->capture_default_str();
-  cmd->add_option("--rules", f->rules, "rules preset or rules JSON file the game is replayed under")->capture_default_str();
+  cmd->add_option("--rules", f->rules, std::string("the rules the game is replayed under: ") + kRulesHelp)->capture_default_str();
   cmd->callback([f] { run_review(*f); });
 }
 

@@ -21,6 +21,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent_flags.hpp"
+#include "command_threads.hpp"
 #include "commands.hpp"
 #include "external_flags.hpp"
 #include "flag_checks.hpp"
@@ -28,7 +30,6 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
-#include "hydra/common/thread_limit.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/data/text_file.hpp"
 #include "hydra/game/agent.hpp"
@@ -37,7 +38,6 @@
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/game_stats.hpp"
 #include "hydra/selfplay/model_agent.hpp"
-#include "torch_side.hpp"
 #include "hydra/common/index.hpp"
 
 namespace hydra::apps {
@@ -54,8 +54,7 @@ struct SelfplayOptions {
   std::string out;
   std::string rules = "tenhou";
   int threads = 0;
-  std::string device = "auto";
-  selfplay::ModelAgentOptions agent;
+  AgentFlags agent;
   ExternalFlags external;
 };
 
@@ -89,12 +88,8 @@ void run_selfplay(const SelfplayOptions& o) {
   const auto names = split_agents(o);
   if (o.games < 1) throw Error("--games must be at least 1");
   const game::TableRules& rules = game::table_rules(o.rules);
-  // Built-in bots need no LibTorch; a checkpoint agent does (torch_side.hpp).
-  bool models = false;
-  for (const std::string& a : names) models |= selfplay::ModelAgents::is_checkpoint(a);
-  if (models) torch_side::require();
-  selfplay::ModelAgents factory(o.device, rules, o.agent,
-                                models ? torch_side::load().policy_loader(o.threads) : nullptr);
+  selfplay::ModelAgents factory = o.agent.make(names, rules);
+  const CommandThreads threads(o.threads);
   factory.set_external(o.external.options());
   for (const std::string& a : names) (void)factory.make(a);  // names checked, checkpoints loaded
 
@@ -105,7 +100,6 @@ void run_selfplay(const SelfplayOptions& o) {
   fs::create_directories(out / "logs", ec);
   if (ec) throw Error(out.string() + ": cannot create the output folder: " + ec.message());
 
-  const ThreadLimit limit(o.threads);
   std::vector<GameSummary> summaries(ix(o.games));
   // Summary and log of one finished game (games are independent: any order writes the same files).
   const auto record = [&](selfplay::PlayedGame played) {
@@ -217,13 +211,9 @@ void register_selfplay(CLI::App& app) {
       ->check(seed_value())
       ->each([opts](const std::string&) { opts->seed_given = true; });
   cmd->add_option("--out,-o", opts->out, "output folder (created if missing)")->required();
-  cmd->add_option("--rules", opts->rules, "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, +no-kuitan) or a rules JSON file")->capture_default_str();
-  cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->check(integer_in(0, kMaxThreads))->capture_default_str();
-  cmd->add_option("--device", opts->device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
-  cmd->add_flag("--sample", opts->agent.sample, "checkpoint agents sample from their policy instead of taking the argmax");
-  cmd->add_option("--temperature", opts->agent.temperature, "sampling temperature (with --sample)")
-      ->check(number_in(0.0, kMaxTemperature, true))
-      ->capture_default_str();
+  cmd->add_option("--rules", opts->rules, kRulesHelp)->capture_default_str();
+  add_threads_flag(*cmd, opts->threads, "worker threads (0: all cores)");
+  opts->agent.add_to(*cmd);
   opts->external.add_to(*cmd);
   cmd->callback([opts] { run_selfplay(*opts); });
 }

@@ -50,7 +50,7 @@ void register_selfplay(CLI::App& app);
 void register_hand(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_bench_play(CLI::App& bench);  // `bench engine` and `bench encoder`, under register_bench
-void register_bench_model(CLI::App& bench);  // `bench model`, `learner`, `selfplay` (bench_model.cpp)
+void register_bench_device(CLI::App& bench);  // `bench model`, `learner`, `selfplay`, `pretrain` (cmd_bench_device.cpp)
 void register_check(CLI::App& app);
 void register_export(CLI::App& app);
 void register_eval(CLI::App& app);

@@ -17,9 +17,13 @@ CLI::Validator number_in(double lo, double hi, bool lo_open = false);
 // A master seed: a decimal integer from 0 to 2^64-1.
 CLI::Validator seed_value();
 
-// Upper bounds shared by several commands.
-inline constexpr std::int64_t kMaxThreads = 4096;
+// Upper bounds shared by several commands (--threads: kMaxThreads, common/thread_limit.hpp).
 inline constexpr std::int64_t kMaxGames = 10'000'000;  // selfplay games, eval wall seeds: hours of play
 inline constexpr double kMaxTemperature = 100.0;
+
+// What --rules names, wherever it is taken: a preset of configs/rules/ (docs/RULES.md) or a file.
+inline constexpr const char* kRulesHelp =
+    "rules preset (tenhou, tenhou-tonpuusen, tenhou-2009, tenhou-2009-tonpuusen, tenhou-kyoku, mahjongsoul; +no-red, "
+    "+no-kuitan) or a rules JSON file";
 
 }  // namespace hydra::apps

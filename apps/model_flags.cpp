@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "command_threads.hpp"
 #include "commands.hpp"
 #include "flag_checks.hpp"
 
@@ -15,11 +16,9 @@ void ModelFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--set", sets, "override a config key: --set model.blocks=8 (repeatable)");
   cmd.add_option("--device", device, "cpu, cuda, cuda:N or auto")->capture_default_str();
   cmd.add_option("--seed", seed, "master seed: network init, positions and games")->check(seed_value())->capture_default_str();
-  cmd.add_option("--threads", threads,
-                 "CPU threads for torch and the game workers (0 = all; 1 keeps a shared machine's other work from "
-                 "stalling torch's spinning threads)")
-      ->check(integer_in(0, kMaxThreads))
-      ->capture_default_str();
+  add_threads_flag(cmd, threads,
+                   "CPU threads for torch and the game workers (0 = all; 1 keeps a shared machine's other work from "
+                   "stalling torch's spinning threads)");
   cmd.add_flag("--json", json, "machine-readable output");
 }
 

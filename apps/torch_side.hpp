@@ -55,7 +55,7 @@ struct CheckFlags {
   int positions = 128;
 };
 
-// hydra bench model | learner | selfplay | pretrain (bench_model.cpp; docs/GPU.md, docs/PRETRAIN.md).
+// hydra bench model | learner | selfplay | pretrain (cmd_bench_device.cpp; docs/GPU.md, docs/PRETRAIN.md).
 struct BenchModelFlags {
   ModelFlags model;
   std::vector<int> batch_sizes;  // empty: 1,16,64,256,1024 on CUDA, up to 256 on the CPU
@@ -90,12 +90,11 @@ struct Commands {
   void (*info_model)(const std::string& config_file, bool json);
   // The keys hydra info adds from the loaded LibTorch (CUDA and cuDNN availability, devices).
   void (*runtime_info)(nlohmann::ordered_json& j);
-  // The loader of checkpoint agents; first caps torch's intra-op threads at `torch_threads` (0:
-  // torch's default, every core). The lock-step engine (eval, selfplay) evaluates one batch
-  // across all its games between steps, so the forward pass gets every core (measured 3.8x
-  // faster than one thread for quickstart checkpoints); a bot or review page decides one
-  // position at a time and takes one thread.
-  selfplay::PolicyLoader (*policy_loader)(int torch_threads);
+  // The loader of checkpoint agents (selfplay::checkpoint_policy), a selfplay::PolicyLoader.
+  std::shared_ptr<selfplay::BatchPolicy> (*policy_loader)(const std::string& path, const std::string& device);
+  // Caps LibTorch's intra-op threads (model::limit_torch_threads); commands call it through
+  // CommandThreads (command_threads.hpp).
+  void (*limit_torch_threads)(int threads);
   // Throws hydra::Error naming the failed checks after printing every result.
   void (*check)(const CheckFlags& f);
   void (*bench_model)(const BenchModelFlags& f);

@@ -159,11 +159,6 @@ void runtime_info(nlohmann::ordered_json& j) {
   j["distributed_nccl"] = model::nccl_available();  // torch.distributed on CUDA GPUs
 }
 
-selfplay::PolicyLoader policy_loader(int torch_threads) {
-  model::limit_torch_threads(torch_threads);
-  return selfplay::checkpoint_policy;
-}
-
 }  // namespace hydra::apps::torch_impl
 
 namespace hydra::apps::torch_side {
@@ -176,7 +171,8 @@ const Commands* linked_commands() {
       .export_weights = torch_impl::export_weights,
       .info_model = torch_impl::info_model,
       .runtime_info = torch_impl::runtime_info,
-      .policy_loader = torch_impl::policy_loader,
+      .policy_loader = selfplay::checkpoint_policy,
+      .limit_torch_threads = model::limit_torch_threads,
       .check = torch_impl::check,
       .bench_model = torch_impl::bench_model,
       .bench_learner = torch_impl::bench_learner,

@@ -18,10 +18,9 @@ void grp(const GrpFlags& f);
 void export_weights(const std::string& checkpoint, const std::string& out);
 void info_model(const std::string& config_file, bool json);
 void runtime_info(nlohmann::ordered_json& j);
-selfplay::PolicyLoader policy_loader(int torch_threads);
-// check.cpp
+// check_report.cpp
 void check(const CheckFlags& f);
-// bench_model.cpp
+// bench_report.cpp
 void bench_model(const BenchModelFlags& f);
 void bench_learner(const BenchLearnerFlags& f);
 void bench_selfplay(const BenchSelfplayFlags& f);

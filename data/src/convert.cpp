@@ -86,11 +86,24 @@ std::filesystem::path converted_name(const std::filesystem::path& input) {
   return name + ".json.gz";
 }
 
+std::optional<FileFault> guard_file(const std::filesystem::path& file, const std::function<void()>& work) {
+  try {
+    work();
+  } catch (const UnsupportedRule& e) {
+    return FileFault{true, e.what()};
+  } catch (const Error& e) {
+    return FileFault{false, e.what()};
+  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
+    return FileFault{false, file.string() + ": internal error: " + e.what()};
+  }
+  return std::nullopt;
+}
+
 ConvertResult convert_file(const std::filesystem::path& input, const std::filesystem::path& out_dir, bool write) {
   ConvertResult r;
   r.input = input;
   r.output = out_dir / converted_name(input);
-  try {
+  const auto fault = guard_file(input, [&] {
     const GameLog log = read_log(input);
     // The rules the log names (a Tenhou lobby and date), else Hydra's default.
     const game::TableRules& rules = RulesChoice::per_log(game::rules_preset("tenhou")).of(log);
@@ -101,15 +114,10 @@ ConvertResult convert_file(const std::filesystem::path& input, const std::filesy
     r.events = log.events.size();
     r.kyoku = static_cast<int>(std::count_if(log.events.begin(), log.events.end(),
                                              [](const game::Event& e) { return e.type == game::EventType::start_kyoku; }));
-  } catch (const UnsupportedRule& e) {
-    r.status = ConvertResult::Status::unsupported;
-    r.message = e.what();
-  } catch (const Error& e) {
-    r.status = ConvertResult::Status::failed;
-    r.message = e.what();
-  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
-    r.status = ConvertResult::Status::failed;
-    r.message = input.string() + ": internal error: " + e.what();
+  });
+  if (fault) {
+    r.status = fault->unsupported ? ConvertResult::Status::unsupported : ConvertResult::Status::failed;
+    r.message = fault->message;
   }
   return r;
 }

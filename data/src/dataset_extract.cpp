@@ -308,16 +308,29 @@ class Extractor {
   bool kyushu_ = false;
 };
 
+// The nine columns of a batch, listed once: f(column of `a`, the same column of `b`, its width
+// in elements per row), in declaration order.
+template <class A, class B, class F>
+void for_each_column(A& a, B& b, F&& f) {
+  f(a.obs, b.obs, ix(kObsSize));
+  f(a.context, b.context, ix(kSampleContext));
+  f(a.legal, b.legal, ix(kSampleActions));
+  f(a.action, b.action, 1);
+  f(a.value, b.value, 1);
+  f(a.grp, b.grp, 1);
+  f(a.tenpai, b.tenpai, 3);
+  f(a.danger, b.danger, ix(kSampleDanger));
+  f(a.type, b.type, 1);
+}
+
+// f(column, width) for each column of one batch.
+template <class F>
+void for_each_column(SampleBatch& b, F&& f) {
+  for_each_column(b, b, [&f](auto& column, auto&, std::size_t width) { f(column, width); });
+}
+
 void truncate(SampleBatch& b, std::size_t n) {
-  b.obs.resize(n * ix(kObsSize));
-  b.context.resize(n * ix(kSampleContext));
-  b.legal.resize(n * ix(kSampleActions));
-  b.action.resize(n);
-  b.value.resize(n);
-  b.grp.resize(n);
-  b.tenpai.resize(n * 3);
-  b.danger.resize(n * ix(kSampleDanger));
-  b.type.resize(n);
+  for_each_column(b, [n](auto& column, std::size_t width) { column.resize(n * width); });
 }
 
 }  // namespace
@@ -357,19 +370,10 @@ game::ActionMask SampleBatch::legal_mask(std::size_t i) const {
 
 void SampleBatch::append(const SampleBatch& src, std::size_t i) {
   HYDRA_CHECK(&src != this, "SampleBatch::append from itself");
-  auto add = [i](auto& dst, const auto& from, std::size_t width) {
+  for_each_column(*this, src, [i](auto& dst, const auto& from, std::size_t width) {
     dst.insert(dst.end(), from.begin() + static_cast<std::ptrdiff_t>(i * width),
                from.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
-  };
-  add(obs, src.obs, ix(kObsSize));
-  add(context, src.context, ix(kSampleContext));
-  add(legal, src.legal, ix(kSampleActions));
-  add(action, src.action, 1);
-  add(value, src.value, 1);
-  add(grp, src.grp, 1);
-  add(tenpai, src.tenpai, 3);
-  add(danger, src.danger, ix(kSampleDanger));
-  add(type, src.type, 1);
+  });
 }
 
 void SampleBatch::copy_row(std::size_t i, std::size_t j) {
@@ -377,18 +381,9 @@ void SampleBatch::copy_row(std::size_t i, std::size_t j) {
 }
 
 void SampleBatch::assign_row(std::size_t j, const SampleBatch& src, std::size_t i) {
-  auto copy = [i, j](const auto& from, auto& to, std::size_t width) {
+  for_each_column(src, *this, [i, j](const auto& from, auto& to, std::size_t width) {
     std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(i * width), width, to.begin() + static_cast<std::ptrdiff_t>(j * width));
-  };
-  copy(src.obs, obs, ix(kObsSize));
-  copy(src.context, context, ix(kSampleContext));
-  copy(src.legal, legal, ix(kSampleActions));
-  copy(src.action, action, 1);
-  copy(src.value, value, 1);
-  copy(src.grp, grp, 1);
-  copy(src.tenpai, tenpai, 3);
-  copy(src.danger, danger, ix(kSampleDanger));
-  copy(src.type, type, 1);
+  });
 }
 
 void SampleBatch::pop_back() {
@@ -411,17 +406,8 @@ void extract_samples(const GameLog& log, std::string_view name, SampleBatch& out
   // About one sample per two events: reserving once spares the regrowth copies (untouched
   // reserved pages cost no memory).
   const std::size_t guess = rows + log.events.size() / 2 + 64;
-  if (out.action.capacity() < guess) {
-    out.obs.reserve(guess * ix(kObsSize));
-    out.context.reserve(guess * ix(kSampleContext));
-    out.legal.reserve(guess * ix(kSampleActions));
-    out.action.reserve(guess);
-    out.value.reserve(guess);
-    out.grp.reserve(guess);
-    out.tenpai.reserve(guess * 3);
-    out.danger.reserve(guess * ix(kSampleDanger));
-    out.type.reserve(guess);
-  }
+  if (out.action.capacity() < guess)
+    for_each_column(out, [guess](auto& column, std::size_t width) { column.reserve(guess * width); });
   try {
     Extractor x(log, name, out, rules, st);
     x.run();

@@ -9,6 +9,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/data/convert.hpp"
+#include "hydra/encoder/verify.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/score.hpp"
 #include "hydra/game/view.hpp"
@@ -563,6 +564,16 @@ std::string_view to_string(ReplayStatus s) {
   return "?";
 }
 
+namespace {
+
+// A file's fault (guard_file) in the report's terms.
+void set_fault(ReplayReport& report, const FileFault& fault) {
+  report.status = fault.unsupported ? ReplayStatus::skipped : ReplayStatus::error;
+  report.message = fault.message;
+}
+
+}  // namespace
+
 ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::string_view name) {
   ReplayReport report;
   report.file = std::string(name);
@@ -589,22 +600,34 @@ ReplayReport check_file(const std::filesystem::path& file, const RulesChoice& ru
   ReplayReport report;
   report.file = file.string();
   GameLog log;
-  try {
-    log = read_log(file);
-  } catch (const UnsupportedRule& e) {
-    report.status = ReplayStatus::skipped;
-    report.message = e.what();
-    return report;
-  } catch (const Error& e) {
-    report.status = ReplayStatus::error;
-    report.message = e.what();
-    return report;
-  } catch (const std::exception& e) {  // a bug, but one bad file must not stop a batch
-    report.status = ReplayStatus::error;
-    report.message = file.string() + ": internal error: " + e.what();
+  if (const auto fault = guard_file(file, [&] { log = read_log(file); })) {
+    set_fault(report, *fault);
     return report;
   }
   return check_game(log, rules.of(log), file.string());
+}
+
+ReplayReport verify_encoder_file(const std::filesystem::path& file, const RulesChoice& choice) {
+  ReplayReport r;
+  r.file = file.string();
+  const auto fault = guard_file(file, [&] {
+    const GameLog log = read_log(file);
+    const game::TableRules& rules = choice.of(log);
+    r.rules = rules.name;
+    require_supported(log, rules, file.string());
+    const encoder::VerifyReport v = encoder::verify_encoder(log.events, rules);
+    r.events = static_cast<int>(v.events);
+    r.decisions = static_cast<int>(v.decisions);
+    if (!v.ok()) {
+      r.status = ReplayStatus::fail;
+      r.message = "encoder: " + v.failure;
+    } else {
+      r.message = "encoder: " + std::to_string(v.decisions) + " decision points, " + std::to_string(v.permuted) +
+                  " permuted checks";
+    }
+  });
+  if (fault) set_fault(r, *fault);
+  return r;
 }
 
 }  // namespace hydra::data

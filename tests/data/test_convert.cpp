@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
 
 #include "hydra/data/convert.hpp"
 #include "hydra/common/text.hpp"
@@ -99,6 +100,35 @@ TEST(Convert, DamagedLogsFailCleanly) {
   }
   EXPECT_GT(rejected, 90);  // cuts and most flips break the log
   EXPECT_EQ(rejected + read, 180);
+}
+
+// One catch ladder for every file of a batch (guard_file): a rule the presets do not play, a
+// broken file and a bug each become the file's fault, and the encoder verification of
+// `hydra replay --verify-encoder` reports a broken file as check_file does.
+TEST(Convert, EachFileFaultIsSortedOnce) {
+  EXPECT_FALSE(guard_file("a.json", [] {}));
+  const auto unsupported = guard_file("a.json", [] { throw UnsupportedRule("a.json: unsupported rule: sanma"); });
+  ASSERT_TRUE(unsupported);
+  EXPECT_TRUE(unsupported->unsupported);
+  EXPECT_EQ(unsupported->message, "a.json: unsupported rule: sanma");
+  const auto broken = guard_file("a.json", [] { throw Error("a.json:3: broken"); });
+  ASSERT_TRUE(broken);
+  EXPECT_FALSE(broken->unsupported);
+  EXPECT_EQ(broken->message, "a.json:3: broken");
+  const auto bug = guard_file("a.json", [] { throw std::out_of_range("vector"); });
+  ASSERT_TRUE(bug);
+  EXPECT_FALSE(bug->unsupported);
+  EXPECT_EQ(bug->message, "a.json: internal error: vector");
+
+  TempDir out;
+  const fs::path bad = out.path / "bad.json";
+  std::ofstream(bad, std::ios::binary) << "not a log\n";
+  const ReplayReport checked = check_file(bad, game::rules_preset("tenhou"));
+  const ReplayReport verified = verify_encoder_file(bad, game::rules_preset("tenhou"));
+  EXPECT_EQ(checked.status, ReplayStatus::error);
+  EXPECT_EQ(verified.status, ReplayStatus::error);
+  EXPECT_EQ(verified.message, checked.message);
+  EXPECT_EQ(verified.file, bad.string());
 }
 
 // Issue reproducers, written as small synthetic files (tests/fuzz/regressions/): a number out of

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hydra/common/config_schema.hpp"
+#include "hydra/common/thread_limit.hpp"
 
 namespace hydra::config {
 
@@ -31,7 +32,7 @@ struct RunConfig {
     v("seed", seed, "master seed (null: random, logged)");
     v("device", device, "compute device", OneOf{"auto", "cpu", "cuda"});
     v("log_level", log_level, "log level", OneOf{"trace", "debug", "info", "warn", "error", "off"});
-    v("threads", threads, "worker threads (0 = all hardware threads)", Range{0, 1024});
+    v("threads", threads, "worker threads (0 = all hardware threads)", Range{0, kMaxThreads});
     v("dist_backend", dist_backend, "backend of a run of several ranks (auto: nccl on cuda, gloo on cpu; docs/DISTRIBUTED.md)",
       OneOf{"auto", "gloo", "nccl"});
     v("dist_timeout", dist_timeout, "seconds a rank waits for the others before it ends the run with an error",

@@ -8,6 +8,10 @@
 
 namespace hydra {
 
+// The most threads a run may ask for, as run.threads in a config or --threads on a command line:
+// one bound for both ways in.
+inline constexpr int kMaxThreads = 4096;
+
 // Caps oneTBB's worker threads at `threads` while it lives; 0 leaves oneTBB's default, one per
 // core.
 class ThreadLimit {

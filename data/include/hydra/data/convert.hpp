@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,17 @@ LogFormat detect_format(const std::filesystem::path& path);
 // for broken files. mjai carries no rules: its start scores are checked against the rules by
 // whoever plays the log (require_supported in game_log.hpp).
 GameLog read_log(const std::filesystem::path& path);
+
+// What went wrong with one file of a batch (convert, replay --check, replay --verify-encoder),
+// sorted in one place so that a bad file is reported and the batch goes on: a game the rules
+// cannot play (UnsupportedRule), a broken file (hydra::Error: its message), or a bug (any other
+// exception: "FILE: internal error: WHAT").
+struct FileFault {
+  bool unsupported = false;  // UnsupportedRule; else the file failed
+  std::string message;
+};
+// Runs `work` on `file`; what it throws becomes the fault, nothing thrown none.
+std::optional<FileFault> guard_file(const std::filesystem::path& file, const std::function<void()>& work);
 
 // The files named, with folders searched recursively for .xml, .mjlog, .json, .json.gz, .mjson
 // (sorted, so runs are reproducible). Throws hydra::Error for a path that does not exist.

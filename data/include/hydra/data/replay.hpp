@@ -62,4 +62,9 @@ ReplayReport check_game(const GameLog& log, const game::TableRules& rules, std::
 // data::collect_log_files (convert.hpp).
 ReplayReport check_file(const std::filesystem::path& file, const RulesChoice& rules);
 
+// The encoder verification of one file (`hydra replay --verify-encoder`, encoder/verify.hpp) in
+// a replay report's terms: at every decision point of every seat incremental == full encoding
+// and the suit permutations commute with encoding; a failure or a bad file as check_file reports it.
+ReplayReport verify_encoder_file(const std::filesystem::path& file, const RulesChoice& rules);
+
 }  // namespace hydra::data

@@ -2,7 +2,7 @@
 
 // The measurements behind `hydra bench model | learner | selfplay` (docs/GPU.md): how fast the
 // network, the PPO update and self-play run on a device, to size a machine. Each runs the code
-// training runs, on the config's model; the command (apps/torch/bench_model.cpp) prints them.
+// training runs, on the config's model; the command (apps/torch/bench_report.cpp) prints them.
 // Times are wall clock: they measure the device and the whole machine, not one core.
 
 #include <cstdint>

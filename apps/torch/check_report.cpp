@@ -23,7 +23,7 @@
 #include "hydra/model/precision.hpp"
 #include "hydra/model/run_context.hpp"
 #include "hydra/ppo/device_check.hpp"
-#include "../positions.hpp"
+#include "hydra/selfplay/positions.hpp"
 #include "torch_impl.hpp"
 
 namespace hydra::apps {
@@ -68,7 +68,7 @@ void check(const CheckFlags& f) {
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
   const auto& rules = game::table_rules(cfg.rules.preset);
-  const Positions positions = load_positions(f.data, ix(f.positions), f.model.seed, rules);
+  const selfplay::Positions positions = selfplay::load_positions(f.data, ix(f.positions), f.model.seed, rules);
   const auto count = static_cast<std::int64_t>(positions.samples.size());
   log::info("check: {} positions from {}; device {}; model {}x{}", count, positions.source, device.str(),
             cfg.model.blocks, cfg.model.channels);

@@ -1,6 +1,6 @@
 #pragma once
 
-// Decision positions for `hydra check` and `hydra bench`: real positions from game logs when
+// Decision positions for `hydra check` and `hydra bench model|learner`: real positions from game logs when
 // there are any, else from games the greedy bot plays against itself. Either way every position
 // goes through data::extract_samples, the path pretraining samples take, so the observations,
 // score contexts and legal masks are exactly what the network sees in training.
@@ -11,7 +11,7 @@
 #include "hydra/data/dataset.hpp"
 #include "hydra/game/rules.hpp"
 
-namespace hydra::apps {
+namespace hydra::selfplay {
 
 struct Positions {
   data::SampleBatch samples;
@@ -25,4 +25,4 @@ struct Positions {
 // naming the folder.
 Positions load_positions(const std::string& data, std::size_t count, std::uint64_t seed, const game::TableRules& rules);
 
-}  // namespace hydra::apps
+}  // namespace hydra::selfplay

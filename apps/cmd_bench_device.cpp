@@ -1,5 +1,5 @@
 // hydra bench model | learner | selfplay | pretrain: throughput of the network, the PPO update,
-// self-play and behaviour cloning on a device (apps/torch/bench_model.cpp measures; docs/GPU.md reads the numbers).
+// self-play and behaviour cloning on a device (apps/torch/bench_report.cpp measures; docs/GPU.md reads the numbers).
 
 #include <memory>
 
@@ -9,7 +9,7 @@
 
 namespace hydra::apps {
 
-void register_bench_model(CLI::App& bench) {
+void register_bench_device(CLI::App& bench) {
   auto* model = bench.add_subcommand("model", "Network forward samples/s per batch size on a device");
   auto fm = std::make_shared<BenchModelFlags>();
   fm->model.add_to(*model);

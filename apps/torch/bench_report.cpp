@@ -1,5 +1,5 @@
 // torch_impl::bench_model, bench_learner, bench_selfplay, bench_pretrain (torch_impl.hpp), registered in
-// apps/bench_model.cpp: flags in, the measurements of ppo/bench.hpp and pretrain/bench.hpp, a
+// apps/cmd_bench_device.cpp: flags in, the measurements of ppo/bench.hpp and pretrain/bench.hpp, a
 // table or JSON out.
 //
 // hydra bench model | learner | selfplay: how fast the network, the PPO update and self-play run
@@ -39,7 +39,7 @@
 #include "hydra/model/run_context.hpp"
 #include "hydra/ppo/bench.hpp"
 #include "hydra/pretrain/bench.hpp"
-#include "../positions.hpp"
+#include "hydra/selfplay/positions.hpp"
 #include "torch_impl.hpp"
 
 namespace hydra::apps {
@@ -75,7 +75,7 @@ void run_bench_model(const BenchModelFlags& f) {
   const torch::Device device = context.device();
   std::vector<int> sizes = f.batch_sizes;
   if (sizes.empty()) sizes = device.is_cuda() ? std::vector<int>{1, 16, 64, 256, 1024} : std::vector<int>{1, 16, 64, 256};
-  const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
+  const auto positions = selfplay::load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
   model::HydraNet net(cfg.model);
   net->init_weights(f.model.seed);
   selfplay::InferenceModel inference(*net, device, 0);
@@ -130,7 +130,7 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   const config::Config cfg = f.model.load();
   const model::RunContext context(f.model.threads, f.model.device);
   const torch::Device device = context.device();
-  const auto positions = load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
+  const auto positions = selfplay::load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
   const ppo::LearnerRate rate = ppo::bench_learner(cfg, device, positions.samples, f.samples, f.model.seed, f.seconds,
                                                    !f.profile.empty(), f.profile);
 

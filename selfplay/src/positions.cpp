@@ -1,4 +1,4 @@
-#include "positions.hpp"
+#include "hydra/selfplay/positions.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include "hydra/game/runner.hpp"
 #include "hydra/selfplay/bots.hpp"
 
-namespace hydra::apps {
+namespace hydra::selfplay {
 namespace {
 
 namespace fs = std::filesystem;
@@ -54,7 +54,7 @@ Positions from_selfplay(std::size_t count, std::uint64_t seed, const game::Table
     std::array<std::unique_ptr<game::Agent>, game::kNumSeats> bots;
     std::array<game::Agent*, game::kNumSeats> agents{};
     for (std::size_t s = 0; s < bots.size(); ++s) {
-      bots[s] = selfplay::make_bot("bot:greedy");
+      bots[s] = make_bot("bot:greedy");
       agents[s] = bots[s].get();
     }
     const auto key = game::game_key(game::MasterSeed{seed}, static_cast<std::uint64_t>(games));
@@ -78,4 +78,4 @@ Positions load_positions(const std::string& data, std::size_t count, std::uint64
   return from_selfplay(count, seed, rules);
 }
 
-}  // namespace hydra::apps
+}  // namespace hydra::selfplay

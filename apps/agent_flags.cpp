@@ -1,0 +1,23 @@
+#include "agent_flags.hpp"
+
+#include "flag_checks.hpp"
+#include "torch_side.hpp"
+
+namespace hydra::apps {
+
+void AgentFlags::add_to(CLI::App& cmd) {
+  cmd.add_option("--device", device, "device of checkpoint agents: auto, cpu or cuda")->capture_default_str();
+  cmd.add_flag("--sample", options.sample, "checkpoint agents sample from their policy instead of taking the argmax");
+  cmd.add_option("--temperature", options.temperature, "sampling temperature (with --sample)")
+      ->check(number_in(0.0, kMaxTemperature, true))
+      ->capture_default_str();
+}
+
+selfplay::ModelAgents AgentFlags::make(const std::vector<std::string>& names, const game::TableRules& rules) const {
+  bool models = false;
+  for (const std::string& name : names) models |= selfplay::ModelAgents::is_checkpoint(name);
+  if (models) torch_side::require();
+  return selfplay::ModelAgents(device, rules, options, models ? torch_side::load().policy_loader : nullptr);
+}
+
+}  // namespace hydra::apps

@@ -1,0 +1,28 @@
+#pragma once
+
+// The flags of every command that plays agents by name (eval, selfplay, bot; docs/EVAL.md): the
+// device and the play mode of checkpoint agents, and the factory that makes the agents.
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "hydra/game/rules.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+
+namespace hydra::apps {
+
+struct AgentFlags {
+  std::string device = "auto";          // --device of checkpoint agents
+  selfplay::ModelAgentOptions options;  // --sample, --temperature
+
+  void add_to(CLI::App& cmd);
+  // The factory of the agents `names`, each checked (a built-in bot, an external agent or a
+  // checkpoint file; ModelAgents::is_checkpoint). With a checkpoint among them LibTorch comes
+  // first (torch_side::require, which in hydra re-executes hydra-torch: call this before any
+  // output), and its loader loads them; bots and external agents need no LibTorch.
+  selfplay::ModelAgents make(const std::vector<std::string>& names, const game::TableRules& rules) const;
+};
+
+}  // namespace hydra::apps

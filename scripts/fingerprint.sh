@@ -96,6 +96,9 @@ hash_run train_privileged
 "$hydra" train --config "$root/configs/finetune.json" "${small[@]}" --set selfplay.play_outs=3 \
   --run-dir train_play_outs > train_play_outs.log 2>&1
 hash_run train_play_outs
+"$hydra" train --config "$root/configs/finetune.json" "${small[@]}" --set selfplay.play_outs=3 \
+  --set ppo.policy_gradient=sampled --run-dir train_play_outs_sampled > train_play_outs_sampled.log 2>&1
+hash_run train_play_outs_sampled
 ckpt=$(ls train_gae/checkpoints/*.ckpt | sort | tail -1)
 
 # 2. Self-play with bots and with a checkpoint.

@@ -20,15 +20,25 @@
 # (docs/TRAINING.md) is the defaults: 4000 games, 900 BC steps, 120 minutes of PPO, 1000 seeds.
 # The main job (scripts/run.sh) is the short form: 150 BC steps, configs/finetune_short.json (ten
 # updates) and one duplicate, PPO against its start in argmax play (--evals start).
+# With --houou the start is the Houou clone instead (docs/TRAINING.md "Learning check from the
+# Houou clone"): steps 1-3 become BC of the 6 x 128 model on the Houou corpus
+# (`hydra pretrain --config configs/pretrain_houou.json`, --bc-steps, default its 15,000) and the
+# GRP of that corpus (configs/grp_houou.json); PPO runs configs/finetune_houou.json. --clone CKPT
+# and --grp CKPT reuse checkpoints made before (either start) instead of training them.
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
 #                             [--config FILE] [--minutes M] [--updates N] [--seeds N]
-#                             [--evals all|start] [-- extra hydra train flags]
+#                             [--evals all|start] [--houou] [--clone CKPT] [--grp CKPT]
+#                             [-- extra hydra train flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/learning_check
-games=4000; bc_steps=900; minutes=120; updates=0; seeds=1000; config=configs/finetune.json; evals=all
+games=4000; bc_steps=; minutes=120; updates=0; seeds=1000; config=; evals=all
+houou=0; clone=; grp=
 while [ $# -gt 0 ]; do
   case "$1" in
+    --houou) houou=1; shift ;;
+    --clone) clone=$(realpath "$2"); shift 2 ;;
+    --grp) grp=$(realpath "$2"); shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --games) games=$2; shift 2 ;;
@@ -43,6 +53,17 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$evals" in all|start) ;; *) echo "learning_check.sh: --evals is all or start, not '$evals'" >&2; exit 2 ;; esac
+if [ "$houou" = 1 ]; then
+  : "${bc_steps:=15000}" "${config:=configs/finetune_houou.json}"
+else
+  : "${bc_steps:=900}" "${config:=configs/finetune.json}"
+fi
+for f in "$clone" "$grp"; do
+  [ -z "$f" ] || [ -f "$f" ] || { echo "learning_check.sh: $f: no such checkpoint" >&2; exit 2; }
+  case "$f" in "$(realpath -m "$out")"/*)
+    echo "learning_check.sh: $f lies in --out $out, which the check empties first: copy it elsewhere" >&2; exit 2 ;;
+  esac
+done
 hydra=$build_dir/apps/hydra
 [ -x "$hydra" ] || { echo "learning_check.sh: $hydra is missing: build first (scripts/build.sh)" >&2; exit 1; }
 rm -rf "$out"
@@ -50,21 +71,43 @@ mkdir -p "$out"
 cd "$HYDRA_ROOT"
 start=$(date +%s)
 
-say "1/6 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
-"$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
-  --out "$out/greedy" > "$out/selfplay.log" 2>&1
+if [ -n "$clone" ]; then
+  say "1-2/6 the start: $clone (given)"
+  bc=$clone
+elif [ "$houou" = 1 ]; then
+  say "1-2/6 behaviour cloning on the Houou corpus: $bc_steps steps of configs/pretrain_houou.json -> $out/bc"
+  "$hydra" pretrain --config configs/pretrain_houou.json --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
+    > "$out/bc.log" 2>&1
+  # The clone's latest, not its best: best is chosen by a total loss its value head inflates
+  # (docs/PRETRAIN.md "Behaviour cloning on the Houou corpus").
+  bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
+  tail -n 3 "$out/bc.log"
+else
+  say "1/6 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
+  "$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
+    --out "$out/greedy" > "$out/selfplay.log" 2>&1
 
-say "2/6 behaviour cloning: $bc_steps steps on those logs -> $out/bc"
-"$hydra" pretrain --config configs/pretrain.json --data "$out/greedy/logs" --max-steps "$bc_steps" \
-  --run-dir "$out/bc" --device cpu > "$out/bc.log" 2>&1
-bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
-tail -n 3 "$out/bc.log"
+  say "2/6 behaviour cloning: $bc_steps steps on those logs -> $out/bc"
+  "$hydra" pretrain --config configs/pretrain.json --data "$out/greedy/logs" --max-steps "$bc_steps" \
+    --run-dir "$out/bc" --device cpu > "$out/bc.log" 2>&1
+  bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
+  tail -n 3 "$out/bc.log"
+fi
 
-say "3/6 GRP rank predictor on the same logs -> $out/grp"
-"$hydra" grp --config configs/grp.json --data "$out/greedy/logs" --run-dir "$out/grp" --device cpu \
-  > "$out/grp.log" 2>&1
-grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
-tail -n 2 "$out/grp.log"
+if [ -n "$grp" ]; then
+  say "3/6 the GRP rank predictor: $grp (given)"
+elif [ "$houou" = 1 ]; then
+  say "3/6 GRP rank predictor on the Houou corpus (configs/grp_houou.json) -> $out/grp"
+  "$hydra" grp --config configs/grp_houou.json --run-dir "$out/grp" --device cpu > "$out/grp.log" 2>&1
+  grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
+  tail -n 2 "$out/grp.log"
+else
+  say "3/6 GRP rank predictor on the same logs -> $out/grp"
+  "$hydra" grp --config configs/grp.json --data "$out/greedy/logs" --run-dir "$out/grp" --device cpu \
+    > "$out/grp.log" 2>&1
+  grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
+  tail -n 2 "$out/grp.log"
+fi
 
 stop=(); bound="at most $minutes minutes"
 [ "$minutes" = 0 ] && bound="train.max_updates of $config"

@@ -47,6 +47,18 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)
     throw Error(in({"selfplay.opp_self", "selfplay.opp_pool", "selfplay.opp_baseline"}) +
                 "selfplay.opp_self + opp_pool + opp_baseline = " + std::to_string(shares) + ", must be 1");
+  if (sp.play_out_agent.rfind("bot:", 0) == 0 && sp.play_out_agent != "bot:greedy")
+    throw Error(in({"selfplay.play_out_agent"}) + "selfplay.play_out_agent: '" + sp.play_out_agent +
+                "': the bot that plays out is bot:greedy; a network: snapshot, start or a checkpoint path");
+  if (sp.play_out_agent.rfind("mjai", 0) == 0 && sp.play_out_agent.find(':') != std::string::npos)
+    throw Error(in({"selfplay.play_out_agent"}) + "selfplay.play_out_agent: '" + sp.play_out_agent +
+                "': an external agent cannot play out; bot:greedy, snapshot, start or a checkpoint path");
+  if (sp.play_out_agent.empty())
+    throw Error(in({"selfplay.play_out_agent"}) +
+                "selfplay.play_out_agent is empty: bot:greedy, snapshot, start or a checkpoint path");
+  if (sp.play_out_agent == "start" && config.ppo.init.empty())
+    throw Error(in({"selfplay.play_out_agent", "ppo.init"}) +
+                "selfplay.play_out_agent = start plays out with the run's start, ppo.init, which is not set");
   if (config.ppo.minibatch > config.ppo.rollout_samples)
     throw Error(in({"ppo.minibatch", "ppo.rollout_samples"}) + "ppo.minibatch (" +
                 std::to_string(config.ppo.minibatch) + ") exceeds ppo.rollout_samples (" +
@@ -58,6 +70,13 @@ void validate(const Config& config, const std::function<std::string(const std::s
 Estimator estimator(const PpoConfig& ppo) {
   if (ppo.advantage == "rollout") return ppo.policy_gradient == "expected" ? Estimator::play_outs_expected : Estimator::play_outs;
   return ppo.critic == "privileged" ? Estimator::privileged_gae : Estimator::gae;
+}
+
+PlayOutAgent play_out_agent(const SelfplayConfig& sp) {
+  if (sp.play_out_agent == "bot:greedy") return PlayOutAgent::greedy;
+  if (sp.play_out_agent == "snapshot") return PlayOutAgent::snapshot;
+  if (sp.play_out_agent == "start") return PlayOutAgent::start;
+  return PlayOutAgent::checkpoint;
 }
 
 const char* estimator_name(Estimator e) {

@@ -13,6 +13,7 @@
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/torch/grp_rewards.hpp"
+#include "hydra/selfplay/torch/inference.hpp"
 
 namespace hydra::ppo {
 namespace {
@@ -129,6 +130,7 @@ SelfplayRate bench_selfplay(const config::Config& cfg, const torch::Device& devi
   std::shared_ptr<selfplay::BatchPolicy> baseline;
   if (!selfplay::is_bot_name(cfg.selfplay.baseline)) baseline = selfplay::load_policy(cfg.selfplay.baseline, device);
   selfplay::Actors actors(selfplay::actors_config(cfg), master, current, baseline);
+  if (auto play_out = selfplay::play_out_policy(cfg, device)) actors.set_play_out_policy(play_out);
   actors.set_pool({std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0)});
   if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
 

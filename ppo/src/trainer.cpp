@@ -100,6 +100,7 @@ struct Trainer::Impl {
   FrozenPolicy current;              // what the learner's seats play with
   std::deque<FrozenPolicy> pool;     // newest last, at most selfplay.pool_size
   std::shared_ptr<selfplay::BatchPolicy> baseline;
+  std::shared_ptr<selfplay::BatchPolicy> play_out;  // selfplay.play_out_agent = start or a checkpoint
   std::unique_ptr<selfplay::Actors> actors;
   std::unique_ptr<model::CheckpointDir> checkpoints;
   std::unique_ptr<metrics::MetricsWriter> metrics;
@@ -136,6 +137,10 @@ struct Trainer::Impl {
     actors->set_pool(std::move(policies));
   }
 
+  void make_actors() {
+    actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), actors_master(), current.policy, baseline);
+    if (play_out) actors->set_play_out_policy(play_out);
+  }
   void start_fresh();
   void resume();
   fs::path save_checkpoint(std::int64_t step);
@@ -148,7 +153,7 @@ void Trainer::Impl::start_fresh() {
   learner = std::make_unique<Learner>(learner_config(cfg()), device, game::MasterSeed{run.seed});
   if (group() != nullptr) learner->set_group(group());  // rank 0's weights everywhere
   current = make_snapshot(0, cfg().selfplay.refresh_every > 1);
-  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), actors_master(), current.policy, baseline);
+  make_actors();
   // The pool starts with the initial network so pool games have an opponent from update 1.
   add_pool(make_snapshot(0, true));
   if (writes()) metrics = std::make_unique<metrics::MetricsWriter>(run.paths.root, cfg().train.tensorboard, std::int64_t{0});
@@ -183,7 +188,7 @@ void Trainer::Impl::resume() {
     model::load_prefixed(*current.weights, "snapshot/", *data, name);
     current.policy = std::make_shared<selfplay::InferenceModel>(*current.weights, device, current_version);
   }
-  actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), actors_master(), current.policy, baseline);
+  make_actors();
   const nlohmann::json& versions = t.at("pool_versions");
   for (std::size_t i = 0; i < versions.size(); ++i) {
     FrozenPolicy s;
@@ -267,6 +272,7 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   if (m.writes()) m.context->own_run_dir(m.run.paths.root);
   m.device = m.context->device();
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0 && !selfplay::is_external_name(cfg.selfplay.baseline)) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
+  m.play_out = selfplay::play_out_policy(cfg, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
 
   log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}{}", cfg.run.name,

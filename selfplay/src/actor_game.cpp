@@ -109,7 +109,8 @@ game::Action ActorGame::choose(const game::Decision& d, const RowResult& res) {
     r.logp[i] = static_cast<float>(sampled_log_prob(res.probs, legal, inv_t, chosen));
     r.value[i] = res.value;
     r.version[i] = res.version;
-    collector->chosen(Choice{*table_, d, key, perm[s], res.probs, legal, inv_t, chosen, r, i});
+    collector->chosen(Choice{*table_, d, key, perm[s], res.probs, legal, inv_t, chosen, r, i,
+                             every_seat_observed_ ? &enc : nullptr, perm, spawn_});
   }
   ++decisions;
   ++network;
@@ -118,9 +119,14 @@ game::Action ActorGame::choose(const game::Decision& d, const RowResult& res) {
   return original;
 }
 
+void ActorGame::set_collector(std::unique_ptr<DecisionCollector> c) {
+  collector = std::move(c);
+  every_seat_observed_ = collector->observes_every_seat();
+}
+
 void ActorGame::on_event(const game::Table& t, const game::Event& e) {
   for (std::size_t s = 0; s < kSeats; ++s) {
-    if (seats[s].policy) enc[s].observe(t.view(game::Seat(static_cast<int>(s))), e);
+    if (seats[s].policy || every_seat_observed_) enc[s].observe(t.view(game::Seat(static_cast<int>(s))), e);
     if (seats[s].observer) seats[s].observer->observe(e);
   }
   if (e.type == game::EventType::start_kyoku) kyoku.push_back(game::kyoku_start(e));

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ class ActorGame final : public EngineGame {
  public:
   // `recorded` counts the learner decisions stored by every game of a collect.
   ActorGame(double temperature, std::atomic<std::int64_t>& recorded) : temperature_(temperature), recorded_(recorded) {}
+  // Before the table is made: the collector says which seats' encoders the game keeps.
+  void set_collector(std::unique_ptr<DecisionCollector> c);
 
   game::Table& table() override { return *table_; }
   BatchPolicy* policy(const game::Decision& d) override;
@@ -60,7 +63,7 @@ class ActorGame final : public EngineGame {
   game::SeatArray<game::Xoshiro256ss> rng{game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{}),
                                              game::Xoshiro256ss(game::Digest{}), game::Xoshiro256ss(game::Digest{})};
   game::SeatArray<SeatAgent> seats;
-  std::unique_ptr<DecisionCollector> collector;  // what the estimator collects beyond the trajectories
+  std::unique_ptr<DecisionCollector> collector;  // what the estimator collects beyond the trajectories (set_collector)
 
   // Trajectories of the learner seats, and the kyoku index of each stored decision.
   game::SeatArray<Rollout> traj;
@@ -77,6 +80,8 @@ class ActorGame final : public EngineGame {
   std::atomic<std::int64_t>& recorded_;
   std::vector<std::int64_t> stored_;  // per encoded decision of the step: its trajectory index or -1
   std::size_t chosen_ = 0;
+  bool every_seat_observed_ = false;  // the collector's play-outs are played by a network
+  std::function<void(std::unique_ptr<EngineGame>)> spawn_{[this](std::unique_ptr<EngineGame> g) { spawn(std::move(g)); }};
 };
 
 }  // namespace hydra::selfplay

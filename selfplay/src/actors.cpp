@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
@@ -50,6 +51,7 @@ struct Actors::Impl final : EngineDriver {
   void finished(std::unique_ptr<EngineGame> game) override;
   void seat_agents(ActorGame& g);      // the opponent mix, the seats' agents and streams
   void settle(ActorGame& g);           // rewards, advantages, statistics, the log
+  BatchPolicy* play_out_policy() const;  // who plays the play-outs: null for bot:greedy
   void count_learner_seat(const ActorGame& g, std::size_t s, const GameStats& seat_games,
                           const std::array<int, kSeats>& rank);
   void write_log(ActorGame& g);
@@ -59,6 +61,7 @@ struct Actors::Impl final : EngineDriver {
   game::TableRules rules;
   game::MasterSeed master;
   std::shared_ptr<BatchPolicy> learner, baseline;
+  std::shared_ptr<BatchPolicy> play_out;  // selfplay.play_out_agent = start or a checkpoint
   std::vector<std::shared_ptr<BatchPolicy>> pool;
   std::shared_ptr<KyokuRewardModel> reward_model;
   ScoreRewardModel score_rewards;
@@ -71,6 +74,9 @@ struct Actors::Impl final : EngineDriver {
 
   // Per collect.
   std::vector<std::pair<std::int64_t, Rollout>> finished_games;
+  // Ended games whose play-outs (engine games of their own) are still running, in the order
+  // they ended; each settles once its last play-out has.
+  std::vector<std::unique_ptr<ActorGame>> parked;
   std::atomic<std::int64_t> recorded{0};
   std::int64_t min_samples = 0;
 };
@@ -116,7 +122,8 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
   g->index = next_game++;
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   seat_agents(*g);
-  g->collector = make_collector(cfg.estimator, cfg.selfplay, g->key);
+  g->set_collector(make_collector(cfg.estimator, cfg.selfplay, g->key, play_out_policy(),
+                                  config::play_out_agent(cfg.selfplay) == config::PlayOutAgent::snapshot));
   ActorGame* raw = g.get();
   g->table_ = std::make_unique<game::Table>(rules, g->key, !log_dir.empty(),
                                             [raw](const game::Table& t, const game::Event& e) { raw->on_event(t, e); });
@@ -164,7 +171,36 @@ void Actors::Impl::seat_agents(ActorGame& g) {
   }
 }
 
-void Actors::Impl::finished(std::unique_ptr<EngineGame> game) { settle(static_cast<ActorGame&>(*game)); }
+BatchPolicy* Actors::Impl::play_out_policy() const {
+  switch (config::play_out_agent(cfg.selfplay)) {
+    case config::PlayOutAgent::greedy: return nullptr;
+    case config::PlayOutAgent::snapshot: return learner.get();
+    case config::PlayOutAgent::start:
+    case config::PlayOutAgent::checkpoint: break;
+  }
+  if (!play_out)
+    throw Error("selfplay.play_out_agent '" + cfg.selfplay.play_out_agent +
+                "' is a network, but no play-out policy was given (Actors::set_play_out_policy)");
+  return play_out.get();
+}
+
+// A game settles when it and every play-out it spawned have ended; the play-outs (engine games
+// of their own) end through here too.
+void Actors::Impl::finished(std::unique_ptr<EngineGame> game) {
+  if (auto* g = dynamic_cast<ActorGame*>(game.get())) {
+    if (!g->collector->waiting()) {
+      settle(*g);
+      return;
+    }
+    parked.emplace_back(static_cast<ActorGame*>(game.release()));
+    return;
+  }
+  std::erase_if(parked, [this](const std::unique_ptr<ActorGame>& p) {
+    if (p->collector->waiting()) return false;
+    settle(*p);
+    return true;
+  });
+}
 
 // Rewards and done flags, the estimator's advantages, statistics, the game log; the game's
 // rollout joins finished_games.
@@ -247,6 +283,7 @@ Rollout Actors::Impl::collect(std::int64_t min) {
   // Every slot starts a game (both groups, so they overlap from the first batch); later refills
   // stop once min_samples learner decisions are recorded.
   engine->run(*this);
+  HYDRA_CHECK(parked.empty(), "selfplay: a game still waits for play-outs after the engine ran dry");
   const EngineStats es = engine->take_stats();
   stats.inference_seconds += es.inference_seconds;
   stats.forward_passes += es.forward_passes;
@@ -285,6 +322,8 @@ void Actors::set_pool(std::vector<std::shared_ptr<BatchPolicy>> pool) {
     if (!p) throw Error("selfplay: set_pool needs a policy for every entry");
   impl_->pool = std::move(pool);
 }
+
+void Actors::set_play_out_policy(std::shared_ptr<BatchPolicy> p) { impl_->play_out = std::move(p); }
 
 void Actors::set_reward_model(std::shared_ptr<KyokuRewardModel> m) { impl_->reward_model = std::move(m); }
 

@@ -31,12 +31,14 @@ class PrivilegedCollector final : public DecisionCollector {
 }  // namespace
 
 std::unique_ptr<DecisionCollector> make_collector(config::Estimator estimator, const config::SelfplayConfig& sp,
-                                                  const game::GameKey& key) {
+                                                  const game::GameKey& key, BatchPolicy* play_out_agent,
+                                                  bool snapshot) {
+  const PlayOutAgentSpec agent{play_out_agent, sp.play_out_temperature};
   switch (estimator) {
     case config::Estimator::gae: return std::make_unique<GaeCollector>();
     case config::Estimator::privileged_gae: return std::make_unique<PrivilegedCollector>();
-    case config::Estimator::play_outs: return std::make_unique<PlayOutCollector>(sp, key, /*every_likely=*/false);
-    case config::Estimator::play_outs_expected: return std::make_unique<PlayOutCollector>(sp, key, /*every_likely=*/true);
+    case config::Estimator::play_outs: return std::make_unique<PlayOutCollector>(sp, key, /*every_likely=*/false, agent, snapshot);
+    case config::Estimator::play_outs_expected: return std::make_unique<PlayOutCollector>(sp, key, /*every_likely=*/true, agent, snapshot);
   }
   return std::make_unique<GaeCollector>();
 }

@@ -1,12 +1,15 @@
-// Greedy play-outs of a learner decision's actions (play_out_collector.hpp).
+// Play-outs of a learner decision's actions (play_out_collector.hpp).
 
 #include "play_out_collector.hpp"
 
+#include <algorithm>
 #include <array>
 
+#include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/common/parallel.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/policy.hpp"
 
 namespace hydra::selfplay {
@@ -54,10 +57,14 @@ game::Xoshiro256ss seat_stream(const game::GameKey& key, std::size_t s) {
 
 }  // namespace
 
-PlayOutCollector::PlayOutCollector(const config::SelfplayConfig& sp, const game::GameKey& key, bool every_likely)
+PlayOutCollector::PlayOutCollector(const config::SelfplayConfig& sp, const game::GameKey& key, bool every_likely,
+                                   const PlayOutAgentSpec& agent, bool snapshot)
     : branch_rate_(sp.branch_rate),
       walls_(sp.play_outs),
       min_prob_(every_likely ? sp.play_out_min_prob : -1.0),
+      unsure_(sp.play_out_unsure),
+      agent_(agent),
+      snapshot_(snapshot),
       rng_{seat_stream(key, 0), seat_stream(key, 1), seat_stream(key, 2), seat_stream(key, 3)} {}
 
 void PlayOutCollector::stored(Rollout& r, std::size_t n) {
@@ -78,18 +85,41 @@ void PlayOutCollector::chosen(const Choice& c) {
   game::Xoshiro256ss& rng = rng_[c.decision.seat];
   const double u = rng.uniform01();
   (void)rng.uniform01();
-  if (u >= branch_rate_) return;
+  if (u >= branch_rate_ || !unsure(c)) return;
   c.trajectory.paired[c.stored] = 1;
-  GreedyAgent bot;
-  bot.start_game(c.decision.seat, c.key);
-  const game::Action g = bot.act(c.table.view(c.decision.seat), c.decision);
-  PlayOuts p{c.stored, actions_to_play(c, c.perm(g).index()), {}, {}};
+  const std::optional<game::Action> g = known_choice(c);
+  PlayOuts p{c.stored, actions_to_play(c, g ? c.perm(*g).index() : -1), {}, {}};
   if (p.actions.empty()) return;  // the action played is g: advantage 0 without a play-out
-  play(c, g, p);
-  for (const auto* ends : {&p.played, &p.greedy})
-    for (const PlayOutEnd& e : *ends) extra_decisions += e.decisions;
+  if (!g && min_prob_ >= 0 && p.actions.size() < 2) {
+    // One likely action and no reference: its centred advantage is 0 (nothing to compare).
+    c.trajectory.paired[c.stored] = 0;
+    c.trajectory.played_out[c.stored] = 0;
+    return;
+  }
   ++extra_pairs;
-  play_outs_[c.decision.seat].push_back(std::move(p));
+  auto& list = play_outs_[c.decision.seat];
+  list.push_back(std::move(p));
+  play(c, g, list.back());
+}
+
+// Whether the policy's most likely action has less than selfplay.play_out_unsure (a function of
+// the state alone, like the draw, so the decisions played out stay an unbiased sample).
+bool PlayOutCollector::unsure(const Choice& c) const {
+  if (unsure_ >= 1.0) return true;
+  float top = 0;
+  for (int x = 0; x < kActions; ++x)
+    if (c.legal.test(game::Action(x))) top = std::max(top, c.probs[x]);
+  return top < unsure_;
+}
+
+std::optional<game::Action> PlayOutCollector::known_choice(const Choice& c) const {
+  if (!agent_.policy) {
+    GreedyAgent bot;
+    bot.start_game(c.decision.seat, c.key);
+    return bot.act(c.table.view(c.decision.seat), c.decision);
+  }
+  if (snapshot_ && agent_.temperature == 0) return c.perm.inverse()(pick_action(c.probs, c.legal, std::nullopt));
+  return std::nullopt;
 }
 
 // The sampled form: the action played where it is not g. The expected form: every other legal
@@ -102,7 +132,7 @@ std::vector<int> PlayOutCollector::actions_to_play(const Choice& c, int g_stored
   }
   const auto pi = tempered_probs(c.probs, c.legal, c.inv_t);
   std::uint64_t& marks = c.trajectory.played_out[c.stored];
-  marks = std::uint64_t{1} << g_stored;
+  marks = g_stored >= 0 ? std::uint64_t{1} << g_stored : 0;
   for (int x = 0; x < kActions; ++x)
     if (x != g_stored && c.legal.test(game::Action(x)) && pi[ix(x)] >= min_prob_) {
       actions.push_back(x);
@@ -111,26 +141,50 @@ std::vector<int> PlayOutCollector::actions_to_play(const Choice& c, int g_stored
   return actions;
 }
 
-// Each play-out is a function of the table, its action and its wall alone, so they run in
-// parallel (a decision's play-outs are most of a step's work; without this one game's play-outs
-// would hold one core while the other games' steps are done).
-void PlayOutCollector::play(const Choice& c, game::Action g, PlayOuts& p) const {
-  const auto walls = ix(walls_), m = p.actions.size();
+std::optional<game::Xoshiro256ss> PlayOutCollector::walls_stream(const Choice& c, std::size_t k) const {
+  if (walls_ <= 1) return std::nullopt;
   const std::size_t s = ix(c.decision.seat.index());
+  return game::Xoshiro256ss(game::derive(c.key, game::labels::play_out, {s, c.stored, k}));
+}
+
+// Each play-out is a function of the table, its action and its wall alone. bot:greedy's run here
+// in parallel (a decision's play-outs are most of a step's work; without this one game's
+// play-outs would hold one core while the other games' steps are done). A network's become
+// engine games, whose passes the engine batches with every other game's; the reference is the
+// agent deciding the decision itself when g is not known (the sampled form only: the expected
+// form centres the action values over the actions played out, so it needs none).
+void PlayOutCollector::play(const Choice& c, std::optional<game::Action> g, PlayOuts& p) {
+  const auto walls = ix(walls_), m = p.actions.size();
+  const bool reference = g.has_value() || min_prob_ < 0;
   p.played.resize(walls * m);
-  p.greedy.resize(walls);
-  hydra::parallel_for(0, walls * (m + 1), [&](std::size_t job) {
-    const std::size_t k = job / (m + 1), j = job % (m + 1);
-    std::optional<game::Xoshiro256ss> stream;
-    if (walls > 1) stream.emplace(game::derive(c.key, game::labels::play_out, {s, c.stored, k}));
-    if (j == m) p.greedy[k] = play_out(c.table, c.decision.seat, g, c.key, stream);
-    else p.played[k * m + j] = play_out(c.table, c.decision.seat, c.perm.inverse()(game::Action(p.actions[j])), c.key, stream);
-  });
+  p.reference.resize(reference ? walls : 0);
+  const auto first = [&](std::size_t j) { return c.perm.inverse()(game::Action(p.actions[j])); };
+  if (!agent_.policy) {
+    hydra::parallel_for(0, walls * (m + 1), [&](std::size_t job) {
+      const std::size_t k = job / (m + 1), j = job % (m + 1);
+      if (j == m) p.reference[k] = play_out(c.table, c.decision.seat, *g, c.key, walls_stream(c, k));
+      else p.played[k * m + j] = play_out(c.table, c.decision.seat, first(j), c.key, walls_stream(c, k));
+    });
+    return;
+  }
+  HYDRA_CHECK(c.encoders != nullptr && c.spawn, "a network play-out needs the game's encoders and the engine");
+  const PlayOutStart start{c.table, c.decision.seat, *c.encoders, c.perm_of_seat};
+  const std::size_t s = ix(c.decision.seat.index());
+  const auto launch = [&](std::size_t k, std::size_t j, std::optional<game::Action> a, PlayOutEnd* out) {
+    outstanding_.fetch_add(1, std::memory_order_acq_rel);
+    const game::StreamKey sampling = game::derive(c.key, game::labels::play_out, {s, c.stored, k, j, 1});
+    c.spawn(std::make_unique<PlayOutGame>(start, a, walls_stream(c, k), agent_, sampling, out, &outstanding_));
+  };
+  for (std::size_t k = 0; k < walls; ++k) {
+    for (std::size_t j = 0; j < m; ++j) launch(k, j, first(j), &p.played[k * m + j]);
+    if (reference) launch(k, m, g, &p.reference[k]);
+  }
 }
 
 // The seat's reward for its kyoku after each play-out, all of one decision's play-outs in one
 // call (they share the kyoku starts up to the decision's kyoku); an action's advantage is the mean
-// over the walls of its reward less the greedy choice's.
+// over the walls of its reward less the reference's (without one: less the mean of the actions
+// played out on that wall).
 void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model) {
   Rollout& tr = st.trajectory;
   for (const PlayOuts& p : play_outs_[game::Seat(static_cast<int>(st.seat))]) {
@@ -138,16 +192,26 @@ void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model)
     const std::vector<game::KyokuStart> seen(st.kyoku.begin(), st.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
     std::vector<std::optional<game::KyokuStart>> next;
     std::vector<game::Scores> scores;
-    for (const auto* ends : {&p.played, &p.greedy})
+    for (const auto* ends : {&p.played, &p.reference})
       for (const PlayOutEnd& e : *ends) {
         next.push_back(e.next);
         scores.push_back(e.scores);
+        extra_decisions += e.decisions;
       }
     const auto r = model.last_kyoku_rewards(seen, next, scores);
-    const std::size_t walls = p.greedy.size(), m = p.actions.size();
+    const std::size_t walls = ix(walls_), m = p.actions.size();
+    std::vector<double> base(walls, 0.0);
+    for (std::size_t w = 0; w < walls; ++w) {
+      if (!p.reference.empty()) {
+        base[w] = r[walls * m + w][st.seat];
+        continue;
+      }
+      for (std::size_t j = 0; j < m; ++j) base[w] += r[w * m + j][st.seat];
+      base[w] /= static_cast<double>(m);
+    }
     for (std::size_t j = 0; j < m; ++j) {
       double diff = 0;
-      for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j][st.seat] - r[walls * m + w][st.seat];
+      for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j][st.seat] - base[w];
       const auto adv = static_cast<float>(diff / static_cast<double>(walls));
       const auto x = ix(p.actions[j]);
       if (!tr.action_value.empty()) tr.action_value[p.stored * ix(kActions) + x] = adv;

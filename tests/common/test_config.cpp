@@ -111,6 +111,22 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   EXPECT_EQ(hydra::config::estimator(
                 parse(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected"}})", "x.json", {}).ppo),
             hydra::config::Estimator::play_outs_expected);
+  // Who plays the play-outs: bot:greedy or a network; never another bot or an external process,
+  // and `start` only where the run has one.
+  expect_error("{}", {"selfplay.play_out_agent=\"bot:random\""},
+               {"'--set selfplay.play_out_agent=\"bot:random\"'", "the bot that plays out is bot:greedy"});
+  expect_error("{}", {"selfplay.play_out_agent=\"mjai:./bot\""}, {"an external agent cannot play out"});
+  expect_error("{}", {"selfplay.play_out_agent=\"start\""},
+               {"selfplay.play_out_agent = start plays out with the run's start, ppo.init, which is not set"});
+  using hydra::config::PlayOutAgent;
+  EXPECT_EQ(hydra::config::play_out_agent(parse("{}", "x.json", {}).selfplay), PlayOutAgent::greedy);
+  EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "snapshot"}})", "x.json", {}).selfplay),
+            PlayOutAgent::snapshot);
+  EXPECT_EQ(hydra::config::play_out_agent(
+                parse(R"({"selfplay": {"play_out_agent": "start"}, "ppo": {"init": "bc.ckpt"}})", "x.json", {}).selfplay),
+            PlayOutAgent::start);
+  EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "runs/a.ckpt"}})", "x.json", {}).selfplay),
+            PlayOutAgent::checkpoint);
   try {
     (void)load(std::nullopt, {"selfplay.opp_pool=0"});
     FAIL() << "the shares do not sum to 1";

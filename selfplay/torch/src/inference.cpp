@@ -136,6 +136,16 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
   return std::make_shared<InferenceModel>(*net, device, data.step);
 }
 
+std::shared_ptr<InferenceModel> play_out_policy(const config::Config& cfg, torch::Device device) {
+  switch (config::play_out_agent(cfg.selfplay)) {
+    case config::PlayOutAgent::start: return load_policy(cfg.ppo.init, device);
+    case config::PlayOutAgent::checkpoint: return load_policy(cfg.selfplay.play_out_agent, device);
+    case config::PlayOutAgent::greedy:
+    case config::PlayOutAgent::snapshot: break;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device) {
   return load_policy(path, torch::Device(model::resolve_device(device)));
 }

@@ -143,6 +143,14 @@ struct SelfplayConfig {
   // bot's choice that are played out, those the policy gives at least this probability (the rest
   // carry no advantage).
   double play_out_min_prob = 0.05;
+  // With ppo.advantage = rollout: who plays every seat of a play-out (docs/PPO.md "Play-outs by the
+  // network"): bot:greedy, snapshot (the actors' current inference model), start (ppo.init) or a
+  // checkpoint path; a network plays argmax at temperature 0, else samples at that temperature.
+  std::string play_out_agent = "bot:greedy";
+  double play_out_temperature = 0.0;
+  // With ppo.advantage = rollout: only decisions where the policy is unsure are played out, those
+  // whose most likely action has less than this probability (1: every eligible decision).
+  double play_out_unsure = 1.0;
 
   template <class V>
   void visit(V& v) {
@@ -169,6 +177,15 @@ struct SelfplayConfig {
     v("play_out_min_prob", play_out_min_prob,
       "with ppo.advantage = rollout and ppo.policy_gradient = expected: the smallest probability of an action "
       "played out beside the greedy choice",
+      Range{0.0, 1.0});
+    v("play_out_agent", play_out_agent,
+      "with ppo.advantage = rollout: the agent of every seat of a play-out: bot:greedy, snapshot (the current "
+      "inference model), start (ppo.init) or a checkpoint path");
+    v("play_out_temperature", play_out_temperature,
+      "a network play-out agent's sampling temperature (0: argmax)", Range{0.0, 100.0});
+    v("play_out_unsure", play_out_unsure,
+      "with ppo.advantage = rollout: play out only decisions whose most likely action has less than this "
+      "probability (1: every one)",
       Range{0.0, 1.0});
   }
 };
@@ -357,6 +374,16 @@ enum class Estimator {
 Estimator estimator(const struct PpoConfig& ppo);
 // Its name in logs and reports: "gae", "privileged-gae", "play-outs", "play-outs-expected".
 const char* estimator_name(Estimator e);
+
+// Who plays the seats of a play-out (selfplay.play_out_agent), read where the config is parsed.
+enum class PlayOutAgent {
+  greedy,      // bot:greedy, played inside the deciding game's step
+  snapshot,    // the actors' current inference model
+  start,       // the run's start, ppo.init
+  checkpoint,  // the checkpoint at selfplay.play_out_agent
+};
+// The play-out agent of a validated selfplay section.
+PlayOutAgent play_out_agent(const struct SelfplayConfig& sp);
 
 struct Config {
   RunConfig run;

@@ -6,7 +6,8 @@
 //
 //   stored(r, i)   a learner decision became entry i of the seat's trajectory: size its fields
 //   encoded(...)   its row was written from the table as it stood (privileged planes)
-//   chosen(c)      its action was sampled (play-outs of the actions to compare)
+//   chosen(c)      its action was sampled (play-outs of the actions to compare; a network's are
+//                  engine games the game spawns, and the game waits for them: waiting())
 //   settle(...)    the game ended: turn what was collected into the trajectory's advantages
 //
 // GAE on the value head collects nothing; GAE on the privileged critic stores the privileged
@@ -16,14 +17,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "hydra/common/config.hpp"
 #include "hydra/encoder/augment.hpp"
+#include "hydra/encoder/encoder.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/game/table.hpp"
+#include "hydra/selfplay/engine.hpp"
 #include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/rollout.hpp"
 
@@ -41,6 +45,11 @@ struct Choice {
   int action;                      // the action sampled (stored action space)
   Rollout& trajectory;             // the seat's
   std::size_t stored;              // the decision's index in it
+  // For play-outs by a network: every seat's encoder (when observes_every_seat()), every seat's
+  // suit permutation, and the engine's way in for games of their own (EngineGame::spawn).
+  const game::SeatArray<encoder::Encoder>* encoders;
+  const game::SeatArray<encoder::SuitPerm>& perm_of_seat;
+  const std::function<void(std::unique_ptr<EngineGame>)>& spawn;
 };
 
 // A learner seat's trajectory of one game when the game has ended.
@@ -59,14 +68,22 @@ class DecisionCollector {
                        Rollout& /*trajectory*/, std::size_t /*stored*/) {}
   virtual void chosen(const Choice& /*choice*/) {}
   virtual void settle(const SeatTrajectory& /*seat*/, KyokuRewardModel& /*rewards*/) {}
+  // Whether the game must keep every seat's encoder up to date (a network plays its play-outs).
+  virtual bool observes_every_seat() const { return false; }
+  // Whether games this one spawned (play-outs by a network) are still running: the game settles
+  // once they have all ended.
+  virtual bool waiting() const { return false; }
   // Work done beyond the game itself (ActorStats::branches and branch_decisions): the decisions
   // played out and the decisions their play-outs took.
   std::int64_t extra_pairs = 0;
   std::int64_t extra_decisions = 0;
 };
 
-// The collector of one game (its key seeds the play-outs' streams).
+// The collector of one game (its key seeds the play-outs' streams). `play_out_agent`: the policy
+// that plays the play-outs (selfplay.play_out_agent), null for bot:greedy; `snapshot`: whether it
+// is the policy the learner's seats sample from.
 std::unique_ptr<DecisionCollector> make_collector(config::Estimator estimator, const config::SelfplayConfig& sp,
-                                                  const game::GameKey& key);
+                                                  const game::GameKey& key, BatchPolicy* play_out_agent = nullptr,
+                                                  bool snapshot = false);
 
 }  // namespace hydra::selfplay

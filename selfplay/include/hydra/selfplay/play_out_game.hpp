@@ -1,0 +1,75 @@
+#pragma once
+
+// A play-out played by a network (docs/PPO.md "Play-outs by the network"): the rest of a kyoku
+// from a copy of a game's table, every seat decided by one policy, as an engine game of its own
+// (EngineGame::spawn), so its passes are batched with the games' and the other play-outs'. The
+// seats keep the deciding game's encoders and suit permutations, so from the copied table a
+// play-out is exactly that game continued by the agent: argmax at temperature 0, else drawn from
+// each seat's own stream at the temperature. It ends at the kyoku's end (or the game's) and writes
+// where it ended into the slot its game reserved for it.
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include "hydra/encoder/augment.hpp"
+#include "hydra/encoder/encoder.hpp"
+#include "hydra/game/rng.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/game/table.hpp"
+#include "hydra/selfplay/engine.hpp"
+
+namespace hydra::selfplay {
+
+// Where a play-out ended: the next kyoku's start (absent when the game ended in this one) and
+// the scores then (the final scores when it did); the decisions it took after its first action.
+struct PlayOutEnd {
+  std::optional<game::KyokuStart> next;
+  game::Scores scores{};
+  std::int64_t decisions = 0;
+};
+
+// Who plays a network play-out, and how.
+struct PlayOutAgentSpec {
+  BatchPolicy* policy = nullptr;
+  double temperature = 0;  // 0: argmax (lowest index on ties)
+};
+
+// The deciding game as it stands, for a play-out of it.
+struct PlayOutStart {
+  const game::Table& table;  // its only pending decision is `seat`'s
+  game::Seat seat;
+  const game::SeatArray<encoder::Encoder>& encoders;  // every seat's, up to date
+  const game::SeatArray<encoder::SuitPerm>& perms;
+};
+
+class PlayOutGame final : public EngineGame {
+ public:
+  // `first`: the action `seat` plays first (table action space), or none for the agent to decide.
+  // `walls`: the kyoku's unseen tiles dealt again from this stream first (Table::shuffle_unseen).
+  // `sampling`: the parent of the seats' sampling streams (unused at temperature 0). On its end
+  // the play-out writes `*out` and counts `*outstanding` down.
+  PlayOutGame(const PlayOutStart& start, std::optional<game::Action> first, std::optional<game::Xoshiro256ss> walls,
+              const PlayOutAgentSpec& agent, const game::StreamKey& sampling, PlayOutEnd* out,
+              std::atomic<int>* outstanding);
+
+  game::Table& table() override { return *table_; }
+  bool over() override { return table_->done() || end_.next.has_value(); }
+  void ended() override;
+  BatchPolicy* policy(const game::Decision& d) override;
+  game::Action act(const game::Decision& d) override;
+  void encode(const game::Decision& d, const Row& row) override;
+  game::Action choose(const game::Decision& d, const RowResult& result) override;
+
+ private:
+  std::unique_ptr<game::Table> table_;
+  game::SeatArray<encoder::Encoder> enc_;
+  game::SeatArray<encoder::SuitPerm> perm_;
+  std::optional<game::SeatArray<game::Xoshiro256ss>> rng_;
+  PlayOutAgentSpec agent_;
+  PlayOutEnd end_;
+  PlayOutEnd* out_;
+  std::atomic<int>* outstanding_;
+};
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,79 @@
+// A play-out played by a network (play_out_game.hpp).
+
+#include "hydra/selfplay/play_out_game.hpp"
+
+#include <algorithm>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
+#include "hydra/encoder/context.hpp"
+#include "hydra/game/kyoku.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rollout.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+game::Xoshiro256ss seat_stream(const game::StreamKey& parent, std::size_t s) {
+  return game::Xoshiro256ss(game::derive(parent, game::labels::exploration, {s}));
+}
+
+}  // namespace
+
+PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> first,
+                         std::optional<game::Xoshiro256ss> walls, const PlayOutAgentSpec& agent,
+                         const game::StreamKey& sampling, PlayOutEnd* out, std::atomic<int>* outstanding)
+    : enc_(start.encoders), perm_(start.perms), agent_(agent), out_(out), outstanding_(outstanding) {
+  HYDRA_CHECK(agent_.policy != nullptr, "a network play-out needs a policy");
+  if (agent_.temperature > 0)
+    rng_.emplace(game::SeatArray<game::Xoshiro256ss>{seat_stream(sampling, 0), seat_stream(sampling, 1),
+                                                     seat_stream(sampling, 2), seat_stream(sampling, 3)});
+  table_ = start.table.branch([this](const game::Table& t, const game::Event& e) {
+    for (int s = 0; s < game::kNumSeats; ++s) enc_[game::Seat(s)].observe(t.view(game::Seat(s)), e);
+    if (e.type == game::EventType::start_kyoku && !end_.next) end_.next = game::kyoku_start(e);
+  });
+  if (walls) table_->shuffle_unseen(*walls);
+  if (first) table_->act(start.seat, *first);
+}
+
+void PlayOutGame::ended() {
+  end_.scores = table_->done() ? table_->final_scores() : table_->scores();
+  *out_ = end_;
+  outstanding_->fetch_sub(1, std::memory_order_acq_rel);
+}
+
+BatchPolicy* PlayOutGame::policy(const game::Decision& d) {
+  return d.mask.count() == 1 ? nullptr : agent_.policy;
+}
+
+game::Action PlayOutGame::act(const game::Decision& d) {
+  ++end_.decisions;
+  return d.mask.nth(0);  // only forced moves come here
+}
+
+// The seat's observation as the deciding game's seat would write it (actor_game.cpp).
+void PlayOutGame::encode(const game::Decision& d, const Row& row) {
+  const std::size_t s = ix(d.seat.index());
+  const game::PlayerView& view = table_->view(d.seat);
+  if (perm_[s].identity()) enc_[s].encode_into(view, row.obs);
+  else perm_[s].apply(enc_[s].encode(view).v.data(), row.obs);
+  round_to_half(row.obs, nullptr, encoder::kObsSize);
+  const auto ctx = encoder::score_context(view);
+  std::copy(ctx.begin(), ctx.end(), row.context);
+  *row.legal = perm_[s](d.mask);
+}
+
+game::Action PlayOutGame::choose(const game::Decision& d, const RowResult& res) {
+  ++end_.decisions;
+  const std::size_t s = ix(d.seat.index());
+  const game::ActionMask legal = perm_[s](d.mask);
+  const game::Action a =
+      rng_ ? game::Action(sample_action(res.probs, legal, 1.0 / agent_.temperature, (*rng_)[s].uniform01()))
+           : pick_action(res.probs, legal, std::nullopt);
+  const game::Action original = perm_[s].inverse()(a);
+  HYDRA_CHECK(d.mask.test(original), "play-out: the agent's action is not legal");
+  return original;
+}
+
+}  // namespace hydra::selfplay

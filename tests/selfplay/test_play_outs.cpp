@@ -1,0 +1,357 @@
+// Play-outs played by a network (selfplay.play_out_agent; docs/PPO.md "Play-outs by the network"):
+// a play-out is the game continued by its agent from the copied table, computed independently
+// here from per-seat observers replaying the game's events; it reads nothing its seats cannot
+// see; inside the actors, its passes batched with the games', the results are the same at one
+// and two threads, nothing the policy plays changes, and the two ways of taking the reference
+// (the snapshot's known argmax, or none: the other actions' mean) give action values that differ
+// by one constant per decision.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "hydra/common/config.hpp"
+#include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
+#include "hydra/encoder/augment.hpp"
+#include "hydra/encoder/context.hpp"
+#include "hydra/encoder/encoder.hpp"
+#include "hydra/game/kyoku.hpp"
+#include "hydra/game/rules.hpp"
+#include "hydra/game/table.hpp"
+#include "hydra/selfplay/actors.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/play_out_game.hpp"
+#include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rollout.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+constexpr std::size_t kObs = encoder::kObsSize;
+
+// A policy that keeps every row it was asked about.
+class RecordingPolicy final : public BatchPolicy {
+ public:
+  explicit RecordingPolicy(std::uint64_t seed) : inner_(seed) {}
+  void evaluate(const PolicyBatch& in, PolicyOutput out) override {
+    for (int i = 0; i < in.n; ++i) rows.emplace_back(in.obs + ix(i) * kObs, in.obs + ix(i + 1) * kObs);
+    inner_.evaluate(in, out);
+  }
+  std::int64_t version() const override { return 0; }
+  std::vector<std::vector<float>> rows;
+
+ private:
+  LinearTestPolicy inner_;
+};
+
+// One engine game, played to its end.
+class OneGame final : public EngineDriver {
+ public:
+  explicit OneGame(std::unique_ptr<EngineGame> g) : game_(std::move(g)) {}
+  std::unique_ptr<EngineGame> next() override { return std::move(game_); }
+  void finished(std::unique_ptr<EngineGame>) override { ++ended; }
+  int ended = 0;
+
+ private:
+  std::unique_ptr<EngineGame> game_;
+};
+
+// A game of bot:greedy stopped at a decision that is the table's only pending one, with two or
+// more legal actions, after at least `min_decisions`; every seat's encoder fed all along.
+struct Position {
+  std::unique_ptr<game::Table> table;
+  game::SeatArray<encoder::Encoder> enc{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
+                                        encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))};
+  game::Seat seat{0};
+};
+
+std::unique_ptr<Position> position(std::uint64_t game, int min_decisions) {
+  auto p = std::make_unique<Position>();
+  const game::GameKey key = game::game_key(game::MasterSeed{99}, game);
+  Position* raw = p.get();
+  p->table = std::make_unique<game::Table>(game::table_rules("tenhou"), key, true,
+                                           [raw](const game::Table& t, const game::Event& e) {
+                                             for (int s = 0; s < 4; ++s)
+                                               raw->enc[game::Seat(s)].observe(t.view(game::Seat(s)), e);
+                                           });
+  game::SeatArray<GreedyAgent> bots;
+  for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), key);
+  int n = 0;
+  for (;;) {
+    const auto pending = p->table->pending();
+    if (n >= min_decisions && pending.size() == 1 && pending[0].mask.count() >= 2) {
+      p->seat = pending[0].seat;
+      return p;
+    }
+    for (const game::Decision& d : pending) {
+      ++n;
+      p->table->act(d.seat, bots[d.seat].act(p->table->view(d.seat), d));
+    }
+  }
+}
+
+// The reference: the table copied, the same walls, then every decision of every seat taken by
+// `policy` on the observation of an Observer that replayed the game's events from its start,
+// under the seat's suit permutation, rounded to binary16 (as the actors' rows are), argmax or
+// drawn from the seat's stream under `sampling`; to the kyoku's end.
+PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::optional<game::Xoshiro256ss> walls,
+                     BatchPolicy& policy, double temperature, const game::StreamKey& sampling,
+                     const game::SeatArray<encoder::SuitPerm>& perm) {
+  const game::TableRules& rules = game::table_rules("tenhou");
+  std::vector<encoder::Observer> obs;
+  for (int s = 0; s < 4; ++s) obs.emplace_back(game::Seat(s), rules);
+  for (const game::Event& e : p.table->events())
+    for (auto& o : obs) o.apply(e);
+  PlayOutEnd end;
+  auto t = p.table->branch([&](const game::Table&, const game::Event& e) {
+    for (auto& o : obs) o.apply(e);
+    if (e.type == game::EventType::start_kyoku && !end.next) end.next = game::kyoku_start(e);
+  });
+  if (walls) t->shuffle_unseen(*walls);
+  if (first) t->act(p.seat, *first);
+  std::vector<game::Xoshiro256ss> rng;
+  for (std::size_t s = 0; s < 4; ++s) rng.emplace_back(game::derive(sampling, game::labels::exploration, {s}));
+  std::vector<float> row(kObs), probs(kActions);
+  float value = 0;
+  while (!t->done() && !end.next) {
+    const auto pending = t->pending();
+    for (const game::Decision& d : pending) {
+      ++end.decisions;
+      if (d.mask.count() == 1) {
+        t->act(d.seat, d.mask.nth(0));
+        continue;
+      }
+      const std::size_t s = ix(d.seat.index());
+      perm[s].apply(obs[s].encode().v.data(), row.data());
+      round_to_half(row.data(), nullptr, kObs);
+      const auto ctx = encoder::score_context(obs[s].view());
+      const game::ActionMask legal = perm[s](d.mask);
+      policy.evaluate(PolicyBatch{row.data(), ctx.data(), &legal, 1}, PolicyOutput{probs.data(), &value});
+      const game::Action a = temperature > 0
+                                 ? game::Action(sample_action(probs.data(), legal, 1.0 / temperature, rng[s].uniform01()))
+                                 : pick_action(probs.data(), legal, std::nullopt);
+      t->act(d.seat, perm[s].inverse()(a));
+    }
+  }
+  end.scores = t->done() ? t->final_scores() : t->scores();
+  return end;
+}
+
+// The play-out as the engine plays it: one PlayOutGame, alone.
+PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
+                           std::optional<game::Xoshiro256ss> walls, BatchPolicy& policy, double temperature,
+                           const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm) {
+  PlayOutEnd out;
+  std::atomic<int> outstanding{1};
+  const PlayOutStart start{*p.table, p.seat, p.enc, perm};
+  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, PlayOutAgentSpec{&policy, temperature}, sampling,
+                                               &out, &outstanding));
+  Engine engine(EngineOptions{});
+  engine.run(driver);
+  EXPECT_EQ(driver.ended, 1);
+  EXPECT_EQ(outstanding.load(), 0);
+  return out;
+}
+
+bool same_end(const PlayOutEnd& a, const PlayOutEnd& b) {
+  if (a.scores != b.scores || a.decisions != b.decisions || a.next.has_value() != b.next.has_value()) return false;
+  if (!a.next) return true;
+  return a.next->round == b.next->round && a.next->honba == b.next->honba &&
+         a.next->riichi_sticks == b.next->riichi_sticks && a.next->scores == b.next->scores;
+}
+
+TEST(NetworkPlayOut, IsTheGameContinuedByItsAgentFromTheCopiedTable) {
+  LinearTestPolicy policy(5);
+  int checked = 0, moved = 0;
+  for (std::uint64_t game = 0; game < 6; ++game) {
+    const auto p = position(game, 10 + 7 * static_cast<int>(game));
+    const game::Decision d = p->table->pending()[0];
+    game::SeatArray<encoder::SuitPerm> perm{};
+    if (game % 2 == 1)
+      for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+    const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{7}, game), game::labels::play_out, {1});
+    for (const double temperature : {0.0, 0.8})
+      for (const bool fresh_walls : {false, true})
+        for (const bool forced_first : {false, true}) {
+          std::optional<game::Xoshiro256ss> walls;
+          if (fresh_walls) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
+          const std::optional<game::Action> first =
+              forced_first ? std::optional<game::Action>(d.mask.nth(d.mask.count() - 1)) : std::nullopt;
+          const PlayOutEnd want = continued(*p, first, walls, policy, temperature, sampling, perm);
+          const PlayOutEnd got = engine_play_out(*p, first, walls, policy, temperature, sampling, perm);
+          EXPECT_TRUE(same_end(want, got)) << "game " << game << " T " << temperature << " walls " << fresh_walls;
+          EXPECT_GT(got.decisions, 0);
+          moved += got.scores != p->table->scores() || got.next.has_value();
+          ++checked;
+        }
+  }
+  EXPECT_EQ(checked, 48);
+  EXPECT_GT(moved, 0);
+}
+
+// What the seats cannot see (the wall's order) reaches no row: the decision a free play-out
+// starts with is encoded the same on two different deals of the unseen tiles, while the play-outs
+// themselves go different ways.
+TEST(NetworkPlayOut, ReadsNothingItsSeatsCannotSee) {
+  int differ = 0;
+  for (std::uint64_t game = 0; game < 4; ++game) {
+    const auto p = position(game, 12);
+    const game::SeatArray<encoder::SuitPerm> perm{};
+    std::vector<std::vector<float>> first_rows;
+    std::vector<PlayOutEnd> ends;
+    for (std::uint64_t w = 0; w < 2; ++w) {
+      RecordingPolicy policy(3);
+      std::optional<game::Xoshiro256ss> walls;
+      walls.emplace(game::derive(game::game_key(game::MasterSeed{1}, game), game::labels::wall, {w}));
+      ends.push_back(engine_play_out(*p, std::nullopt, walls, policy, 0.0, game::StreamKey{}, perm));
+      ASSERT_FALSE(policy.rows.empty());
+      first_rows.push_back(policy.rows.front());
+    }
+    EXPECT_EQ(first_rows[0], first_rows[1]) << "game " << game;
+    differ += !same_end(ends[0], ends[1]);
+  }
+  EXPECT_GT(differ, 0);
+}
+
+// ---- Inside the actors ---------------------------------------------------------------------
+
+struct Collected {
+  Rollout rollout;
+  ActorStats stats;
+};
+
+Collected collect(int threads, const std::string& agent, bool expected, std::shared_ptr<BatchPolicy> play_out = nullptr,
+                  bool play_outs = true, double unsure = 1.0) {
+  config::Config cfg;
+  cfg.rules.length = "kyoku";
+  cfg.selfplay.games = 6;
+  cfg.selfplay.max_batch = 7;
+  cfg.selfplay.opp_self = 0.5;
+  cfg.selfplay.opp_pool = 0.25;
+  cfg.selfplay.opp_baseline = 0.25;  // bot:greedy seats: their encoders are kept for the play-outs
+  if (play_outs) {
+    cfg.ppo.advantage = "rollout";
+    cfg.selfplay.play_outs = 2;
+    cfg.selfplay.play_out_agent = agent;
+    cfg.selfplay.play_out_unsure = unsure;
+    if (expected) {
+      cfg.ppo.policy_gradient = "expected";
+      cfg.selfplay.play_out_min_prob = 0.1;
+    }
+  }
+  oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, ix(threads));
+  Actors actors(actors_config(cfg), game::MasterSeed{31}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  actors.set_pool({std::make_shared<LinearTestPolicy>(2, 0)});
+  if (play_out) actors.set_play_out_policy(play_out);
+  Collected c;
+  c.rollout = actors.collect(80);
+  c.stats = actors.take_stats();
+  return c;
+}
+
+bool same_games(const Rollout& a, const Rollout& b) {
+  return a.obs == b.obs && a.action == b.action && a.logp == b.logp && a.legal == b.legal && a.reward == b.reward &&
+         a.done == b.done && a.game == b.game && a.seat == b.seat;
+}
+
+TEST(ActorsNetworkPlayOuts, BatchedWithTheGamesTheSameAtOneAndTwoThreads) {
+  const Collected plain = collect(1, "", false, nullptr, false);
+  for (const bool expected : {false, true}) {
+    const Collected one = collect(1, "snapshot", expected);
+    const Collected two = collect(2, "snapshot", expected);
+    const Rollout& r = one.rollout;
+    r.check();
+    EXPECT_TRUE(same_games(plain.rollout, r)) << "the play-outs changed what the policy played";
+    EXPECT_TRUE(same_games(r, two.rollout));
+    EXPECT_EQ(r.paired, two.rollout.paired);
+    EXPECT_EQ(r.paired_advantage, two.rollout.paired_advantage);
+    EXPECT_EQ(r.played_out, two.rollout.played_out);
+    EXPECT_EQ(r.action_value, two.rollout.action_value);
+    EXPECT_EQ(one.stats.branch_decisions, two.stats.branch_decisions);
+    EXPECT_GT(one.stats.branches, 0);
+    EXPECT_GT(one.stats.branch_decisions, 0);
+    // The play-outs' passes are the engine's: more rows than the games' own decisions.
+    EXPECT_GT(one.stats.forward_passes, plain.stats.forward_passes);
+    std::int64_t nonzero = 0;
+    for (const float a : r.paired_advantage) nonzero += a != 0.0f;
+    EXPECT_GT(nonzero, 0);
+  }
+}
+
+// The snapshot's argmax is known where the decision was sampled, so it is the reference (marked,
+// value 0); another network's (here the same weights as another object) is not, and its action
+// values are taken against the mean of those played out. The play-outs of each action are the
+// same either way (same walls, same argmax agent), so at every decision the two differ by one
+// constant over the actions both played out.
+TEST(ActorsNetworkPlayOuts, KnownAndUnknownReferencesDifferByOneConstantPerDecision) {
+  const Collected snap = collect(2, "snapshot", true);
+  const Collected other = collect(2, "other.ckpt", true, std::make_shared<LinearTestPolicy>(1, 1));
+  const Rollout& a = snap.rollout;
+  const Rollout& b = other.rollout;
+  ASSERT_TRUE(same_games(a, b));
+  int compared = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::uint64_t both = a.played_out[i] & b.played_out[i];
+    if (std::popcount(both) < 2) continue;
+    std::optional<double> offset;
+    for (int x = 0; x < kActions; ++x) {
+      if (!((both >> x) & 1U)) continue;
+      const double d = double(a.action_value[i * kActions + ix(x)]) - double(b.action_value[i * kActions + ix(x)]);
+      if (!offset) offset = d;
+      EXPECT_NEAR(d, *offset, 1e-5) << "decision " << i << " action " << x;
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 5);
+}
+
+// selfplay.play_out_unsure: only decisions whose most likely action is below the threshold are
+// played out, the others carry nothing; the games are the same.
+TEST(ActorsNetworkPlayOuts, OnlyUnsureDecisionsArePlayedOut) {
+  constexpr double kUnsure = 0.5;
+  const Collected all = collect(1, "snapshot", true);
+  const Collected unsure = collect(1, "snapshot", true, nullptr, true, kUnsure);
+  const Rollout& r = unsure.rollout;
+  ASSERT_TRUE(same_games(all.rollout, r));
+  std::vector<float> obs(r.obs.size());
+  from_half(r.obs.data(), obs.data(), obs.size());
+  std::vector<float> probs(r.size() * kActions), value(r.size());
+  const auto legal = r.legal_masks();
+  LinearTestPolicy(1, 1).evaluate(PolicyBatch{obs.data(), r.context.data(), legal.data(), static_cast<int>(r.size())},
+                                  PolicyOutput{probs.data(), value.data()});
+  std::int64_t skipped = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    float top = 0;
+    for (int x = 0; x < kActions; ++x)
+      if ((r.legal[i] >> x) & 1U) top = std::max(top, probs[i * kActions + ix(x)]);
+    if (top >= kUnsure) {
+      EXPECT_EQ(r.paired[i], 0) << "decision " << i;
+      EXPECT_EQ(r.played_out[i], 0U);
+    }
+    if (all.rollout.paired[i] && !r.paired[i]) {
+      ++skipped;
+    } else {
+      EXPECT_EQ(r.played_out[i], all.rollout.played_out[i]) << "decision " << i;
+    }
+  }
+  EXPECT_GT(skipped, 0);
+  EXPECT_LT(unsure.stats.branch_decisions, all.stats.branch_decisions);
+}
+
+TEST(ActorsNetworkPlayOuts, ANetworkAgentWithoutItsPolicyIsAnError) {
+  EXPECT_THROW(collect(1, "other.ckpt", true), Error);
+}
+
+}  // namespace
+}  // namespace hydra::selfplay

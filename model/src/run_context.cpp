@@ -62,7 +62,8 @@ std::string RunContext::agree_on_stop(const std::string& mine) const {
   return {};
 }
 
-void RunContext::own_run_dir(const std::filesystem::path& root) const {
+void RunContext::own_run_dir(const std::filesystem::path& root, std::string_view command) {
+  if (!run_dir_lock_ || run_dir_lock_->dir() != root) run_dir_lock_ = std::make_unique<DirLock>(root, command);
   std::error_code ec;
   std::filesystem::create_directories(root / "checkpoints", ec);
   if (ec) throw Error(root.string() + ": cannot create the run directory: " + ec.message());

@@ -87,7 +87,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   const std::int64_t total = cfg.train.max_updates;
   // The ranks meet first (a world of one makes no group); only rank 0 writes, the others log
   // errors only.
-  const model::RunContext context(cfg.run.threads, cfg.run.device, options.ranks,
+  model::RunContext context(cfg.run.threads, cfg.run.device, options.ranks,
                                   {cfg.run.dist_backend, cfg.run.dist_timeout});
   model::ProcessGroup* const group = context.group();
   const int rank = context.env().rank;
@@ -98,7 +98,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                 std::to_string(world) + " ranks together: it needs at least one sample per rank");
   const torch::Device device = context.device();
   const fs::path run_dir(cfg.run.dir);
-  if (context.writes()) context.own_run_dir(run_dir);
+  if (context.writes()) context.own_run_dir(run_dir, "pretrain");
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
 
   // The seed of a resumed run is the one its checkpoint recorded.

@@ -240,7 +240,7 @@ TEST(ProcessGroup, ARankThatNeverComesIsAnErrorWithinTheTimeout) {
 TEST(ProcessGroup, APeerThatLeftFailsTheNextCollective) {
   REQUIRE_GLOO();
   std::string error;
-  on_ranks(2, 5s, [&](int rank, ProcessGroup& group) {
+  on_ranks(2, 60s, [&](int rank, ProcessGroup& group) {  // not a deadline test: 60 s no load can miss
     group.barrier();
     if (rank == 1) return;  // leaves: its group is destroyed, its connections close
     try {

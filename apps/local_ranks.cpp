@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -132,17 +131,18 @@ int run_local_ranks(int nproc) {
   // run.dist_timeout); a rank that is still there kRankGrace later (stopped, or hung outside
   // any collective) is killed, so the launcher never waits forever.
   using Clock = std::chrono::steady_clock;
-  std::optional<Clock::time_point> kill_at;
+  bool grace = false;  // a rank failed and the others still run: kill them at kill_at
+  Clock::time_point kill_at = Clock::now();
   int failed = -1;
   for (int left = nproc; left > 0;) {
     int st = 0;
-    const pid_t pid = ::waitpid(-1, &st, kill_at ? WNOHANG : 0);
+    const pid_t pid = ::waitpid(-1, &st, grace ? WNOHANG : 0);
     if (pid < 0) {
       if (errno == EINTR) continue;
       break;
     }
     if (pid == 0) {
-      if (Clock::now() < *kill_at) {
+      if (Clock::now() < kill_at) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
       }
@@ -152,7 +152,7 @@ int run_local_ranks(int nproc) {
                        static_cast<int>(kRankGrace.count()), failed);
           ::kill(g_ranks[r], SIGKILL);  // also ends a stopped process
         }
-      kill_at.reset();  // the killed ranks are reaped by the blocking wait
+      grace = false;  // the killed ranks are reaped by the blocking wait
       continue;
     }
     for (int r = 0; r < nproc; ++r)
@@ -164,6 +164,7 @@ int run_local_ranks(int nproc) {
           std::fprintf(stderr, "hydra: rank %d of %d %s\n", r, nproc, describe(st).c_str());
           if (failed < 0) {
             failed = r;
+            grace = true;
             kill_at = Clock::now() + kRankGrace;
           }
         }

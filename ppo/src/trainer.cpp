@@ -253,6 +253,7 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   m.context = std::make_unique<model::RunContext>(config.run.threads, config.run.device, m.opt.ranks,
                                                   model::RunContext::Ranks{config.run.dist_backend, config.run.dist_timeout});
   if (!m.writes()) log::set_level("error");
+  m.context->agree_on_given_seed(config.run.seed, "train");  // before any file is touched
   const fs::path dir = m.opt.run_dir.empty() ? fs::path(config.run.dir) : m.opt.run_dir;
   // The writing rank becomes the directory's one writer before it reads or writes anything
   // there: a live run in it is an error naming that process (a --resume of a directory that does

@@ -86,6 +86,30 @@ resume() {
   echo "ranks_faults.sh: $name: resumed from $last with 1 rank and with 2"
 }
 
+# Two ranks started by hand (as torchrun would) with different seeds, or where one is given a
+# seed and the other none: both refuse before any step, naming rank 1 and both seeds.
+seeds() {  # seeds NAME SEED0 SEED1 EXPECTED (a seed "-" is none)
+  local name=$1 s0=$2 s1=$3 expected=$4 r pids=() rc port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  for r in 0 1; do
+    local s=$s0; [ "$r" = 1 ] && s=$s1
+    local flag=(); [ "$s" != - ] && flag=(--seed "$s")
+    env RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r LOCAL_WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
+      "$hydra" "${train[@]:0:${#train[@]}-2}" "${flag[@]}" --run-dir "$dir/$name" > "$dir/$name-$r.out" 2>&1 &
+    pids+=($!)
+  done
+  for r in 0 1; do
+    rc=0; wait "${pids[$r]}" || rc=$?
+    [ "$rc" -eq 1 ] || fail "$name: rank $r exited $rc, wanted 1"
+    grep -q "hydra: error: train: rank 1 was started with $expected (every rank of a run needs the same --seed, or none)" \
+      "$dir/$name-$r.out" || fail "$name: rank $r did not name the seeds"
+  done
+  [ ! -e "$dir/$name/config.json" ] || fail "$name: a refused run wrote its config"
+  echo "ranks_faults.sh: $name: both ranks refused: rank 1 was started with $expected"
+}
+seeds seeds-differ 7 8 "seed 8, rank 0 with seed 7"
+seeds seed-missing - 8 "seed 8, rank 0 with no seed"
+
 fault train-stop STOP "${train[@]}"
 resume train-stop "${train[@]}"
 if [ ${#pretrain[@]} -gt 0 ]; then

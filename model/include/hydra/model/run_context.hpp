@@ -12,7 +12,9 @@
 //                            {cfg.run.dist_backend, cfg.run.dist_timeout});   // hydra train
 
 #include <filesystem>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -59,6 +61,12 @@ class RunContext {
   // naming `command` and the first rank that differs, and saying which flags (`alike`) every rank
   // must be given alike. A world of one changes nothing.
   void agree_on_config(config::Config& cfg, std::string_view command, std::string_view alike) const;
+  // The seed each rank was given (--seed, run.seed; nullopt: none, to be drawn or read from a
+  // checkpoint) must be rank 0's: a rank given another seed, or one where rank 0 has none or the
+  // other way round, is a hydra::Error on every rank naming `command`, the first rank that differs
+  // and both seeds, before any step (the ranks of one run share one seed; torchrun and --nproc
+  // start every rank with the same command line). A world of one checks nothing.
+  void agree_on_given_seed(std::optional<std::uint64_t> given, std::string_view command) const;
   // Why the ranks stop at this step: the first reason in rank order that is not empty (a signal
   // reaches one rank, each rank times its own session), so every rank stops at the same step for
   // the same reason. Empty: go on. A world of one: `mine`.

@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "hydra/common/error.hpp"
@@ -23,6 +25,9 @@ extern char** environ;
 
 namespace hydra::apps {
 namespace {
+
+// How long the launcher lets the other ranks end by themselves after one failed.
+constexpr std::chrono::seconds kRankGrace{30};
 
 constexpr std::string_view kRankVariables[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
                                                "MASTER_ADDR", "MASTER_PORT"};
@@ -122,20 +127,47 @@ int run_local_ranks(int nproc) {
 
   int result = 0;
   std::vector<int> status(ix(nproc), 0);
+  // Once a rank has failed, the others normally fail too at their next collective (or within
+  // run.dist_timeout); a rank that is still there kRankGrace later (stopped, or hung outside
+  // any collective) is killed, so the launcher never waits forever.
+  using Clock = std::chrono::steady_clock;
+  bool grace = false;  // a rank failed and the others still run: kill them at kill_at
+  Clock::time_point kill_at = Clock::now();
+  int failed = -1;
   for (int left = nproc; left > 0;) {
     int st = 0;
-    const pid_t pid = ::waitpid(-1, &st, 0);
+    const pid_t pid = ::waitpid(-1, &st, grace ? WNOHANG : 0);
     if (pid < 0) {
       if (errno == EINTR) continue;
       break;
+    }
+    if (pid == 0) {
+      if (Clock::now() < kill_at) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+      for (int r = 0; r < nproc; ++r)
+        if (g_ranks[r] > 0) {
+          std::fprintf(stderr, "hydra: rank %d of %d still runs %d s after rank %d failed: killing it\n", r, nproc,
+                       static_cast<int>(kRankGrace.count()), failed);
+          ::kill(g_ranks[r], SIGKILL);  // also ends a stopped process
+        }
+      grace = false;  // the killed ranks are reaped by the blocking wait
+      continue;
     }
     for (int r = 0; r < nproc; ++r)
       if (g_ranks[r] == pid) {
         status[ix(r)] = st;
         g_ranks[r] = 0;
         --left;
-        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
           std::fprintf(stderr, "hydra: rank %d of %d %s\n", r, nproc, describe(st).c_str());
+          if (failed < 0) {
+            failed = r;
+            grace = true;
+            kill_at = Clock::now() + kRankGrace;
+          }
+        }
       }
   }
   ::sigaction(SIGINT, &old_int, nullptr);

@@ -5,7 +5,8 @@
 // LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR=127.0.0.1 and one free MASTER_PORT, and the
 // command line without --nproc. The launcher waits for every rank, forwards SIGINT and SIGTERM
 // to them, and returns 0 when all succeeded, else the status of the first rank that failed
-// (each failure named on stderr). Refused (a hydra::Error) inside a rank that torchrun or srun
+// (each failure named on stderr). A rank still running 30 s after another failed (stopped, or hung
+// outside a collective) is killed with SIGKILL, named on stderr, so the launcher always ends. Refused (a hydra::Error) inside a rank that torchrun or srun
 // started: there the launcher is theirs.
 
 namespace hydra::apps {

@@ -4,7 +4,7 @@
 # shared real logs, never copied into the repository), the shipped configs and rules, and the
 # committed reproducers of tests/fuzz/regressions/.
 #   scripts/fuzz.sh [--time SECONDS] [--build-only | --no-build] [--build-dir DIR] [TARGET...] [-- LIBFUZZER_FLAGS...]
-# TARGET: mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot (default: all, one after
+# TARGET: mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot shuffle log_rules (default: all, one after
 # another). Each run's log goes to DIR/logs/TARGET.log and its summary line (executions, cov, ft,
 # findings) to stdout; a crashing input is saved under DIR/artifacts/TARGET/ and the run stops.
 # The normal build needs none of this: CTest replays the reproducers with gcc (tests/fuzz).
@@ -12,7 +12,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 seconds=60; build_only=false; build=true; build_dir=$HYDRA_ROOT/build-fuzz; targets=(); extra=()
-all_targets=(mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot)
+all_targets=(mjai_line mjai_file tenhou_xml tenhou6 config rules hand bot shuffle log_rules)
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds=$2; shift 2 ;;
@@ -69,6 +69,28 @@ seed() {  # seed TARGET: fills $build_dir/seeds/TARGET
     tenhou6) [ -n "$data" ] && cp "$data"/tenhou6/* "$dir"/ ;;
     config) cp "$HYDRA_ROOT"/configs/*.json "$dir"/; cp "$HYDRA_ROOT"/tests/cli/configs/*.json "$dir"/ 2>/dev/null || true ;;
     rules) cp "$HYDRA_ROOT"/configs/rules/*.json "$dir"/ ;;
+    shuffle)
+      # The SHUFFLE seed of every real log that has one (the Tenhou XML logs, the 2022 Houou
+      # games), one attribute text per file.
+      if [ -n "$data" ]; then
+        local f
+        for f in "$data"/tenhou_xml/*.xml "$data"/other_rules/xml/* "$data"/houou/*/*.xml.gz; do
+          [ -f "$f" ] || continue
+          { case "$f" in *.gz) zcat "$f" ;; *) cat "$f" ;; esac | grep -o '<SHUFFLE seed="[^"]*"' | head -1 |
+            sed 's/^<SHUFFLE seed="//; s/"$//' | tr -d '\n' > "$dir/$(basename "$f")"; } || true
+          [ -s "$dir/$(basename "$f")" ] || rm -f "$dir/$(basename "$f")"
+        done
+      fi ;;
+    log_rules)
+      # The names of the real logs (their ids: lobby type and date) as uris, once without a GO
+      # type and once with the type of the first mjlog (169, the Houou hanchan); see the harness.
+      if [ -n "$data" ]; then
+        local f
+        find "$data" -type f -name '*gm-*' | while IFS= read -r f; do
+          printf '\000\000\000%s' "$f" > "$dir/$(basename "$f")-uri"
+          printf '\001\251\000%s' "$(basename "$f")" > "$dir/$(basename "$f")-go"
+        done
+      fi ;;
     hand)
       # 14-tile hands of the shanten tables as compact notation requests: the hand alone, and its
       # first 13 tiles winning on the 14th by tsumo; 50 lines per seed file.

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -87,13 +88,24 @@ struct ProcessGroup::Impl {
 
 namespace {
 
+// The message of a c10d error without the C++ stack trace c10::Error appends (one line for the
+// user: "hydra: error: ...").
+std::string message_of(const std::exception& e) {
+  const auto* c10 = dynamic_cast<const c10::Error*>(&e);
+  std::string text = c10 != nullptr ? c10->what_without_backtrace() : e.what();
+  const std::size_t trace = text.find("\nException raised from");
+  if (trace != std::string::npos) text.resize(trace);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
 // Waits for a collective; c10d's errors (a peer gone, a timeout) become one hydra::Error.
 void finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
   try {
     work->wait();
   } catch (const std::exception& e) {
     throw Error(std::string("distributed: ") + what + " failed (a rank died, hung past the timeout or disagreed): " +
-                e.what());
+                message_of(e));
   }
 }
 
@@ -129,9 +141,12 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
 #endif
     }
   } catch (const std::exception& e) {
+    std::string why = message_of(e);
+    if (env.rank == 0 && (why.find("EADDRINUSE") != std::string::npos || why.find("address already in use") != std::string::npos))
+      why = "MASTER_PORT " + std::to_string(env.master_port) + " is already in use by another process; choose a free port (" +
+            why + ")";
     throw Error("distributed: rank " + std::to_string(env.rank) + " of " + std::to_string(env.world_size) +
-                " could not join the group at " + env.master_addr + ":" + std::to_string(env.master_port) + ": " +
-                e.what());
+                " could not join the group at " + env.master_addr + ":" + std::to_string(env.master_port) + ": " + why);
   }
 }
 

@@ -55,6 +55,19 @@ void RunContext::agree_on_config(config::Config& cfg, std::string_view command, 
                   "every rank needs the same " + std::string(alike) + ")");
 }
 
+void RunContext::agree_on_given_seed(std::optional<std::uint64_t> given, std::string_view command) const {
+  if (!group_) return;
+  const auto has = group_->all_gather_int(given ? 1 : 0);
+  const auto value = group_->all_gather_int(static_cast<std::int64_t>(given.value_or(0)));
+  const auto describe = [&](std::size_t r) {
+    return has[r] != 0 ? "seed " + std::to_string(static_cast<std::uint64_t>(value[r])) : std::string("no seed");
+  };
+  for (std::size_t r = 1; r < has.size(); ++r)
+    if (has[r] != has[0] || value[r] != value[0])
+      throw Error(std::string(command) + ": rank " + std::to_string(r) + " was started with " + describe(r) + ", rank 0 with " +
+                  describe(0) + " (every rank of a run needs the same --seed, or none)");
+}
+
 std::string RunContext::agree_on_stop(const std::string& mine) const {
   if (!group_) return mine;
   for (const std::string& reason : group_->all_gather_bytes(mine))
@@ -62,7 +75,8 @@ std::string RunContext::agree_on_stop(const std::string& mine) const {
   return {};
 }
 
-void RunContext::own_run_dir(const std::filesystem::path& root) const {
+void RunContext::own_run_dir(const std::filesystem::path& root, std::string_view command) {
+  if (!run_dir_lock_ || run_dir_lock_->dir() != root) run_dir_lock_ = std::make_unique<DirLock>(root, command);
   std::error_code ec;
   std::filesystem::create_directories(root / "checkpoints", ec);
   if (ec) throw Error(root.string() + ": cannot create the run directory: " + ec.message());

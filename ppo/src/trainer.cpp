@@ -258,7 +258,12 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   m.context = std::make_unique<model::RunContext>(config.run.threads, config.run.device, m.opt.ranks,
                                                   model::RunContext::Ranks{config.run.dist_backend, config.run.dist_timeout});
   if (!m.writes()) log::set_level("error");
+  m.context->agree_on_given_seed(config.run.seed, "train");  // before any file is touched
   const fs::path dir = m.opt.run_dir.empty() ? fs::path(config.run.dir) : m.opt.run_dir;
+  // The writing rank becomes the directory's one writer before it reads or writes anything
+  // there: a live run in it is an error naming that process (a --resume of a directory that does
+  // not exist makes none, prepare_run refuses it).
+  if (m.writes() && !(m.opt.resume && !fs::exists(dir))) m.context->own_run_dir(dir, "train");
   m.run = prepare_run(std::move(config), dir, m.opt.resume, any_checkpoint(dir / "checkpoints"), m.writes());
   if (m.group() != nullptr) {  // rank 0's master seed (given or drawn) becomes every rank's
     m.run.config.run.seed = m.run.seed;
@@ -269,7 +274,6 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   if (m.opt.log_file && m.writes()) log::add_file(m.run.paths.log());
   const config::Config& cfg = m.run.config;
 
-  if (m.writes()) m.context->own_run_dir(m.run.paths.root);
   m.device = m.context->device();
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0 && !selfplay::is_external_name(cfg.selfplay.baseline)) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.play_out = selfplay::play_out_policy(cfg, m.device);

@@ -41,6 +41,13 @@ data::DatasetOptions dataset_options(const config::Config& cfg, game::MasterSeed
 
 namespace {
 
+// extra[key] of a checkpoint, or `fallback` when it is missing or null (how JSON holds a NaN or
+// an infinity).
+double number_or(const nlohmann::ordered_json& extra, const char* key, double fallback) {
+  const auto it = extra.find(key);
+  return it == extra.end() || it->is_null() ? fallback : it->get<double>();
+}
+
 namespace fs = std::filesystem;
 
 // What every rank of a run must be given alike.
@@ -87,7 +94,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   const std::int64_t total = cfg.train.max_updates;
   // The ranks meet first (a world of one makes no group); only rank 0 writes, the others log
   // errors only.
-  const model::RunContext context(cfg.run.threads, cfg.run.device, options.ranks,
+  model::RunContext context(cfg.run.threads, cfg.run.device, options.ranks,
                                   {cfg.run.dist_backend, cfg.run.dist_timeout});
   model::ProcessGroup* const group = context.group();
   const int rank = context.env().rank;
@@ -98,7 +105,8 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                 std::to_string(world) + " ranks together: it needs at least one sample per rank");
   const torch::Device device = context.device();
   const fs::path run_dir(cfg.run.dir);
-  if (context.writes()) context.own_run_dir(run_dir);
+  context.agree_on_given_seed(cfg.run.seed, "pretrain");  // before any file is touched
+  if (context.writes()) context.own_run_dir(run_dir, "pretrain");
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
 
   // The seed of a resumed run is the one its checkpoint recorded.
@@ -138,7 +146,9 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                       : std::string());
 
   const auto stored_config = config::to_json(cfg);
-  double best_val = resumed ? resumed->extra.value("best_val_loss", std::numeric_limits<double>::infinity())
+  // A checkpoint written before the first validation holds no best loss: JSON has no infinity,
+  // so it was saved as null.
+  double best_val = resumed ? number_or(resumed->extra, "best_val_loss", std::numeric_limits<double>::infinity())
                             : std::numeric_limits<double>::infinity();
   std::int64_t samples_seen = resumed ? resumed->extra.value("samples", std::int64_t{0}) : 0;
   nlohmann::ordered_json last_val = resumed ? resumed->metrics : nlohmann::ordered_json::object();
@@ -191,7 +201,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
               counts[2]);
     if (!std::isnan(greedy)) write_metrics(0, {{"val/greedy/discard", greedy}});
   } else if (resumed) {
-    greedy = resumed->extra.value("greedy_discard", std::numeric_limits<double>::quiet_NaN());
+    greedy = number_or(resumed->extra, "greedy_discard", std::numeric_limits<double>::quiet_NaN());
   }
   probe.reset();
 

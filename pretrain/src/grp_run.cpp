@@ -111,10 +111,10 @@ RunSummary run_grp(config::Config cfg, const RunOptions& options) {
   if (cfg.pretrain.data.empty()) throw Error("grp: no data: pass --data DIR or set pretrain.data");
   if (options.max_steps) cfg.train.max_updates = *options.max_steps;
   const std::int64_t total = cfg.train.max_updates;
-  const model::RunContext context(cfg.run.threads, cfg.run.device);
+  model::RunContext context(cfg.run.threads, cfg.run.device);
   const torch::Device device = context.device();
   const fs::path run_dir(cfg.run.dir);
-  context.own_run_dir(run_dir);
+  context.own_run_dir(run_dir, "grp");
   model::CheckpointDir checkpoints(run_dir / "checkpoints", cfg.checkpoint.keep);
 
   game::MasterSeed seed{cfg.run.seed.value_or(0)};

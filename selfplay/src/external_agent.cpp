@@ -290,8 +290,9 @@ bool ExternalAgent::exchange(const std::string& line, bool start, Reply& reply) 
   const auto limit = start ? owner_->options().start_timeout : owner_->options().reply_timeout;
   const auto deadline = Clock::now() + limit;
   const auto gone = [&](const std::string& what) {
-    // A process that closed its pipes may still be exiting: give it a moment to say how.
-    for (int i = 0; i < 50 && process_->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // A process that closed its pipes may still be exiting (an interpreter's shutdown, slow on a
+    // loaded machine): give it up to 5 s to say how, and go on as soon as it has.
+    for (int i = 0; i < 2500 && process_->running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     const std::string how = process_->exit_description();
     fail(what + (how.empty() ? "" : ": the process " + how), line, "");
   };

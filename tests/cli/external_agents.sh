@@ -14,12 +14,15 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 "$make_checkpoint" tiny.ckpt
 
+# Deadlines no load can miss: this test is about what the bots play, not how fast (the deadline
+# faults are tests/selfplay/test_external_agent.cpp's).
+slow_ok=(--mjai-timeout 120 --mjai-start-timeout 300)
 # The report without its challenger line (the agent's name) must be identical.
 report() {  # report NAME CHALLENGER CHAMPION [FLAGS...]
   local name=$1 challenger=$2 champion=$3
   shift 3
   "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds 3 --seed 11 --json --device cpu \
-    --mjai-logs "$dir/mjai-logs" "$@" 2> "$name.err" | grep -v '"challenger":' > "$name.json"
+    --mjai-logs "$dir/mjai-logs" "${slow_ok[@]}" "$@" 2> "$name.err" | grep -v '"challenger":' > "$name.json"
   grep -q '"seeds_voided": 0' "$name.json" || { echo "external_agents.sh: $name: void games" >&2; cat "$name.json" >&2; exit 1; }
 }
 same() {
@@ -45,7 +48,7 @@ done
 
 # External seats beside a checkpoint run on the lock-step engine: the same games.
 "$hydra" eval --challenger tiny.ckpt --champion "mjai.app:$hydra bot --model bot:greedy --seat {seat}" --seeds 3 \
-  --seed 11 --json --device cpu --mjai-logs "$dir/mjai-logs" 2> /dev/null | grep -v '"champion":' > lockstep-ext.json
+  --seed 11 --json --device cpu --mjai-logs "$dir/mjai-logs" "${slow_ok[@]}" 2> /dev/null | grep -v '"champion":' > lockstep-ext.json
 grep -v '"champion":' ckpt.json.full > lockstep-in.json
 same lockstep-in lockstep-ext
 
@@ -60,7 +63,7 @@ same tcp-direct tcp-bridge
 # Self-play with an external seat: the same games (the logs differ only in the seat's name).
 "$hydra" selfplay --agents bot:greedy,bot:random,bot:greedy,bot:tsumogiri --games 3 --seed 5 --out in 2> /dev/null
 "$hydra" selfplay --agents "bot:greedy,mjai:$hydra bot --model bot:random --seat {seat},bot:greedy,bot:tsumogiri" \
-  --games 3 --seed 5 --out ext --mjai-logs "$dir/mjai-logs" 2> /dev/null
+  --games 3 --seed 5 --out ext --mjai-logs "$dir/mjai-logs" "${slow_ok[@]}" 2> /dev/null
 for f in in/logs/*.json.gz; do
   cmp -s <(zcat "$f" | tail -n +2) <(zcat "ext/logs/$(basename "$f")" | tail -n +2) ||
     { echo "external_agents.sh: selfplay $(basename "$f") differs" >&2; exit 1; }

@@ -8,7 +8,8 @@ either protocol flavour (a line holding one event object or an array of them), u
 own draw after the first kyoku started, where MODE decides what happens:
   ok       goes on playing legally
   crash    exits with status 3
-  hang     stops answering (sleeps)
+  hang     stops answering (sleeps an hour) at its first own draw that is not in the line of
+           start_kyoku (so the reply deadline, not the start deadline, is the one it misses)
   illegal  answers a chi at its own draw (never legal there)
   garbage  answers text that is not JSON
   bytes    answers bytes that are not UTF-8
@@ -53,7 +54,8 @@ for line in lines:
         events = [events]
     last = events[-1]
     own_draw = last["type"] == "tsumo" and last["actor"] == seat
-    if own_draw and mode != "ok":
+    starts_kyoku = any(e["type"] == "start_kyoku" for e in events)
+    if own_draw and mode != "ok" and not (mode == "hang" and starts_kyoku):
         if mode == "crash":
             print("fault_bot: crashing on purpose", file=sys.stderr)
             sys.exit(3)

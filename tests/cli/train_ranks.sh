@@ -71,7 +71,7 @@ fi
 "$hydra" train "${tiny[@]}" --max-updates 1000 --nproc 2 --run-dir "$dir/killed" > "$dir/killed.out" 2>&1 &
 pid=$!
 rank1=
-for _ in $(seq 1 600); do
+for _ in $(seq 1 6000); do  # up to 10 minutes: a loaded machine is slow, not wrong
   if grep -Eq '"step": ?1[,}]' "$dir/killed/metrics.jsonl" 2> /dev/null; then
     for child in $(pgrep -P "$pid"); do
       if tr '\0' '\n' < "/proc/$child/environ" 2> /dev/null | grep -qx 'RANK=1'; then rank1=$child; fi

@@ -17,7 +17,7 @@ tiny=(--set run.threads=1 --set rules.length=kyoku --set model.blocks=1 --set mo
 
 "$hydra" train "${tiny[@]}" --run-dir "$dir/run" > "$dir/out" 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
+for _ in $(seq 1 6000); do  # up to 10 minutes: a loaded machine is slow, not wrong
   if grep -Eq '"step": ?1[,}]' "$dir/run/metrics.jsonl" 2> /dev/null; then break; fi
   sleep 0.1
 done

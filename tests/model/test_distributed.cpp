@@ -150,6 +150,19 @@ TEST(RunContext, RanksAgreeOnRankZerosSeedAndStopForTheFirstReason) {
       EXPECT_STREQ(e.what(),
                    "pretrain: rank 1 was started with another config than rank 0 (every rank needs the same --config and --data)");
     }
+    context.agree_on_given_seed(std::nullopt, "train");  // none given anywhere: drawn by rank 0
+    context.agree_on_given_seed(5, "train");
+    for (const auto& [mine, message] :
+         {std::pair{std::optional<std::uint64_t>(rank == 0 ? 7 : 9), "train: rank 1 was started with seed 9, rank 0 with seed 7"},
+          std::pair{std::optional<std::uint64_t>(rank == 0 ? std::optional<std::uint64_t>() : 3),
+                    "train: rank 1 was started with seed 3, rank 0 with no seed"}}) {
+      try {
+        context.agree_on_given_seed(mine, "train");
+        ADD_FAILURE() << "rank " << rank << ": differing given seeds were agreed";
+      } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), std::string(message) + " (every rank of a run needs the same --seed, or none)");
+      }
+    }
     EXPECT_EQ(context.agree_on_stop(rank == 1 ? "signal" : ""), "signal");
     EXPECT_EQ(context.agree_on_stop(rank == 1 ? "signal" : "max_minutes"), "max_minutes");
     EXPECT_EQ(context.agree_on_stop(""), "");
@@ -240,7 +253,7 @@ TEST(ProcessGroup, ARankThatNeverComesIsAnErrorWithinTheTimeout) {
 TEST(ProcessGroup, APeerThatLeftFailsTheNextCollective) {
   REQUIRE_GLOO();
   std::string error;
-  on_ranks(2, 5s, [&](int rank, ProcessGroup& group) {
+  on_ranks(2, 60s, [&](int rank, ProcessGroup& group) {  // not a deadline test: 60 s no load can miss
     group.barrier();
     if (rank == 1) return;  // leaves: its group is destroyed, its connections close
     try {

@@ -2,6 +2,8 @@
 // command running the network shares (docs/ARCHITECTURE.md "Run setup").
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,7 +60,7 @@ TEST_F(RunContextTest, CapsBothLibrariesAndResolvesTheDevice) {
 
 // What a killed session left goes; the run's own files stay.
 TEST_F(RunContextTest, OwnRunDirRemovesWhatAKilledSessionLeft) {
-  const RunContext context(0, "cpu");
+  RunContext context(0, "cpu");
   context.own_run_dir(dir);  // a new directory: made, with its checkpoints folder
   EXPECT_TRUE(fs::is_directory(dir / "checkpoints"));
   const fs::path ck = dir / "checkpoints";
@@ -75,6 +77,84 @@ TEST_F(RunContextTest, OwnRunDirRemovesWhatAKilledSessionLeft) {
   EXPECT_TRUE(fs::exists(ck / "step-000000000004.ckpt.sha256"));
   EXPECT_FALSE(fs::exists(ck / ".step-000000000008.ckpt.tmp-17"));
   EXPECT_FALSE(fs::exists(ck / "step-000000000008.ckpt.sha256"));
+}
+
+// A child process that holds `dir` as its writer (common/dir_lock.hpp) until it is killed: it
+// takes the lock, says so through a pipe, and sleeps. Returns its pid once it holds the lock.
+pid_t child_holding(const fs::path& dir) {
+  int ready[2];
+  if (::pipe(ready) != 0) return -1;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(ready[0]);
+    try {
+      const DirLock lock(dir, "train");
+      const char ok = 1;
+      if (::write(ready[1], &ok, 1) != 1) ::_exit(2);
+      for (;;) ::pause();
+    } catch (...) {
+      ::_exit(3);
+    }
+  }
+  ::close(ready[1]);
+  char ok = 0;
+  const bool held = ::read(ready[0], &ok, 1) == 1 && ok == 1;
+  ::close(ready[0]);
+  return held ? pid : -1;
+}
+
+void kill_child(pid_t pid) {
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+}
+
+std::string error_of(RunContext& context, const fs::path& dir) {
+  try {
+    context.own_run_dir(dir, "train");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// Another live process holds the directory: refused, naming it, and nothing is written there.
+TEST_F(RunContextTest, OwnRunDirRefusesADirectoryALiveProcessHolds) {
+  const pid_t child = child_holding(dir);
+  ASSERT_GT(child, 0);
+  RunContext context(0, "cpu");
+  const std::string msg = error_of(context, dir);
+  kill_child(child);
+  EXPECT_NE(msg.find("train: the run directory '" + dir.string() + "' is in use by process " + std::to_string(child)),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("test_model"), std::string::npos) << "the holder's command: " << msg;
+  EXPECT_FALSE(fs::exists(dir / "checkpoints")) << "the refused process wrote into the directory";
+}
+
+// A writer killed with SIGKILL leaves its lock file, which the next run takes over; the lock
+// file then names the new writer, and goes when its context ends.
+TEST_F(RunContextTest, OwnRunDirTakesOverFromAKilledWriter) {
+  const pid_t child = child_holding(dir);
+  ASSERT_GT(child, 0);
+  kill_child(child);
+  ASSERT_TRUE(fs::exists(DirLock::file_in(dir)));
+  {
+    RunContext context(0, "cpu");
+    EXPECT_EQ(error_of(context, dir), "");
+    EXPECT_TRUE(fs::is_directory(dir / "checkpoints"));
+    std::ifstream in(DirLock::file_in(dir));
+    std::string pid;
+    std::getline(in, pid);
+    EXPECT_EQ(pid, std::to_string(::getpid()));
+    context.own_run_dir(dir, "train");  // again, the same directory: only cleans
+    RunContext second(0, "cpu");        // a second writer in this very process is refused too
+    const std::string msg = error_of(second, dir);
+    EXPECT_NE(msg.find("in use by this process (pid " + std::to_string(::getpid()) + ")"), std::string::npos) << msg;
+  }
+  EXPECT_FALSE(fs::exists(DirLock::file_in(dir)));
+  RunContext after(0, "cpu");
+  EXPECT_EQ(error_of(after, dir), "");
 }
 
 }  // namespace

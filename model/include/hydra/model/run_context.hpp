@@ -5,20 +5,23 @@
 // own a run directory (train, pretrain, grp) what a killed session left in it, and for a run of
 // several ranks (docs/DISTRIBUTED.md) this rank's place and its process group.
 //
-//   const model::RunContext context(cfg.run.threads, cfg.run.device);
-//   context.own_run_dir(dir);        // train, pretrain, grp
+//   model::RunContext context(cfg.run.threads, cfg.run.device);
+//   context.own_run_dir(dir, "train");   // train, pretrain, grp: this process is the directory's one writer
 //   ... context.device() ...
 //   model::RunContext ranked(cfg.run.threads, cfg.run.device, model::DistEnv::from_environment(),
 //                            {cfg.run.dist_backend, cfg.run.dist_timeout});   // hydra train
 
 #include <filesystem>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include <c10/core/Device.h>
 
 #include "hydra/common/config.hpp"
+#include "hydra/common/dir_lock.hpp"
 #include "hydra/common/thread_limit.hpp"
 #include "hydra/model/distributed.hpp"
 
@@ -58,21 +61,33 @@ class RunContext {
   // naming `command` and the first rank that differs, and saying which flags (`alike`) every rank
   // must be given alike. A world of one changes nothing.
   void agree_on_config(config::Config& cfg, std::string_view command, std::string_view alike) const;
+  // The seed each rank was given (--seed, run.seed; nullopt: none, to be drawn or read from a
+  // checkpoint) must be rank 0's: a rank given another seed, or one where rank 0 has none or the
+  // other way round, is a hydra::Error on every rank naming `command`, the first rank that differs
+  // and both seeds, before any step (the ranks of one run share one seed; torchrun and --nproc
+  // start every rank with the same command line). A world of one checks nothing.
+  void agree_on_given_seed(std::optional<std::uint64_t> given, std::string_view command) const;
   // Why the ranks stop at this step: the first reason in rank order that is not empty (a signal
   // reaches one rank, each rank times its own session), so every rank stops at the same step for
   // the same reason. Empty: go on. A world of one: `mine`.
   std::string agree_on_stop(const std::string& mine) const;
 
-  // Creates RUN_DIR/checkpoints and removes what a session killed mid-write left: temporary
-  // files in RUN_DIR and RUN_DIR/checkpoints, checkpoint sidecars without their checkpoint
-  // (common/atomic_file.hpp). A run owns its directory, so nothing else in it is touched.
-  void own_run_dir(const std::filesystem::path& root) const;
+  // Makes this process the one writer of RUN_DIR for the context's life (common/dir_lock.hpp):
+  // a hydra::Error naming `command` and the live process that holds it, if one does, before
+  // anything is written; a directory whose writer was killed is taken over. Then creates
+  // RUN_DIR/checkpoints and removes what a session killed mid-write left: temporary files in
+  // RUN_DIR and RUN_DIR/checkpoints, checkpoint sidecars without their checkpoint
+  // (common/atomic_file.hpp). A run owns its directory, so nothing else in it is touched. Only
+  // the rank that writes (writes()) owns the directory; calling it again for the same directory
+  // only cleans.
+  void own_run_dir(const std::filesystem::path& root, std::string_view command = "run");
 
  private:
   ThreadLimit tbb_;
   c10::Device device_;
   DistEnv env_;
   std::unique_ptr<ProcessGroup> group_;
+  std::unique_ptr<DirLock> run_dir_lock_;
 };
 
 }  // namespace hydra::model

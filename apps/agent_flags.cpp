@@ -1,6 +1,8 @@
 #include "agent_flags.hpp"
 
 #include "flag_checks.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/selfplay/search.hpp"
 #include "torch_side.hpp"
 
 namespace hydra::apps {
@@ -18,6 +20,16 @@ selfplay::ModelAgents AgentFlags::make(const std::vector<std::string>& names, co
   for (const std::string& name : names) models |= selfplay::ModelAgents::is_checkpoint(name);
   if (models) torch_side::require();
   return selfplay::ModelAgents(device, rules, options, models ? torch_side::load().policy_loader : nullptr);
+}
+
+void log_searches(const selfplay::ModelAgents& agents, double seconds) {
+  for (const auto& [name, c] : agents.search_counters()) {
+    const auto searched = c->searched.load();
+    log::info("{}: {} decisions, {} searched ({} changed), {} play-outs of {} decisions; {:.3f} s of the run per searched "
+              "decision",
+              name, c->decisions.load(), searched, c->changed.load(), c->play_outs.load(), c->play_out_decisions.load(),
+              searched > 0 ? seconds / static_cast<double>(searched) : 0.0);
+  }
 }
 
 }  // namespace hydra::apps

@@ -25,4 +25,9 @@ struct AgentFlags {
   selfplay::ModelAgents make(const std::vector<std::string>& names, const game::TableRules& rules) const;
 };
 
+// Logs what each search agent (search:...) did over a run of `seconds`: its decisions, how many
+// it searched and changed, its play-outs and their decisions, and the run's seconds per searched
+// decision (all games in flight together, so a throughput, not one decision's latency).
+void log_searches(const selfplay::ModelAgents& agents, double seconds);
+
 }  // namespace hydra::apps

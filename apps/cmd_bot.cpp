@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/selfplay/search.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/selfplay/bots.hpp"
@@ -37,6 +38,9 @@ void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
   if (f.seat >= 0) seat = game::Seat(f.seat);  // checked by the flag (0-3)
   const game::TableRules& rules = game::table_rules(f.rules);
+  if (selfplay::is_search_name(f.model))
+    throw Error("--model: '" + f.model +
+                "' is a search agent, which plays in hydra eval and hydra selfplay only (it needs the engine's table)");
   selfplay::ModelAgents agents = f.agent.make({f.model}, rules);
   const CommandThreads threads(1);  // one row per decision (command_threads.hpp)
   std::unique_ptr<game::Agent> agent = agents.make(f.model);

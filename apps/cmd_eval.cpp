@@ -24,6 +24,7 @@
 #include "hydra/selfplay/duplicate.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/search.hpp"
 
 namespace hydra::apps {
 namespace {
@@ -64,6 +65,7 @@ void run_eval(EvalFlags f) {
   else std::cout << selfplay::report_table(f.eval, r);
   std::cout.flush();
   log::info("eval: {} games in {:.2f} s, {:.1f} games/s", r.games, seconds, static_cast<double>(r.games) / seconds);
+  log_searches(agents, seconds);
 }
 
 }  // namespace

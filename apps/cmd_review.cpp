@@ -28,6 +28,7 @@
 #include "hydra/data/convert.hpp"
 #include "hydra/review/review.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/search.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "torch_side.hpp"
 
@@ -71,6 +72,9 @@ void run_review(const ReviewFlags& f) {
   if (!f.json.empty()) check_writable("--json", f.json);
   if (selfplay::is_bot_name(f.model))
     throw Error("--model: '" + f.model + "' is a built-in bot; a review needs a checkpoint file");
+  if (selfplay::is_search_name(f.model))
+    throw Error("--model: '" + f.model +
+                "' is a search agent, which plays in hydra eval and hydra selfplay only; review its checkpoint");
   if (!fs::is_regular_file(f.model)) throw Error("--model: no checkpoint file '" + f.model + "'");
   const game::TableRules& rules = game::table_rules(f.rules);
   if (!fs::exists(f.game)) throw Error("'" + f.game + "': no such game file");

@@ -106,6 +106,17 @@ GroupMask Book::apply(const game::PlayerView& view, const game::Event& e) {
   return GroupMask::all();
 }
 
+Book Book::for_seat(const game::PlayerView& mine, const game::PlayerView& theirs) const {
+  Book b(theirs.seat());
+  b.seats_ = seats_;
+  for (std::size_t t = 0; t < b.visible_.size(); ++t)
+    b.visible_[t] = static_cast<std::uint8_t>(visible_[t] - mine.hand().closed[t] + theirs.hand().closed[t]);
+  b.drawn_ = game::Pai::unknown();
+  b.shanten13_ = game::shanten_best(theirs.hand().closed);
+  b.shanten_before_ = b.shanten13_;
+  return b;
+}
+
 void Book::start_kyoku(const game::PlayerView& view, const game::Event& e) {
   seats_ = {};
   visible_ = view.hand().closed;  // the view checked the dealt hand

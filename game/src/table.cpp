@@ -3,6 +3,7 @@
 #include "hydra/game/table.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 
 #include "hydra/common/error.hpp"
@@ -52,6 +53,46 @@ std::unique_ptr<Table> Table::branch(EventHook on_event) const {
   t->record_ = false;
   t->on_event_ = std::move(on_event);
   return t;
+}
+
+void Table::redeal_hidden(Seat seat, Xoshiro256ss& rng) {
+  HYDRA_CHECK(!done() && wall_.has_value(), "Table::redeal_hidden: no kyoku in play");
+  std::array<int, kNumTiles> at{};
+  const int wall_n = wall_->unseen_positions(at);
+  // The pool as the seats see tiles (red fives only under red-five rules), sorted: its order
+  // carries nothing of where each tile was.
+  std::array<Pai, kNumTiles> pool{};
+  std::size_t n = 0;
+  for (int k = 0; k < wall_n; ++k) pool[n++] = seen(wall_->tiles()[ix(at[ix(k)])]);
+  SeatArray<int> held{};
+  for (int k = 1; k < kNumSeats; ++k) {
+    const Seat o = seat.next(k);
+    for (Pai p : closed_tiles(views_[o].hand())) pool[n++] = p;
+    held[o] = views_[o].hand().closed_size();
+  }
+  const std::span<Pai> tiles(pool.data(), n);
+  std::sort(tiles.begin(), tiles.end(), [](Pai a, Pai b) { return a.index() < b.index(); });
+  shuffle(tiles, rng);
+  std::size_t next = 0;
+  for (int k = 1; k < kNumSeats; ++k) {
+    const Seat o = seat.next(k);
+    views_[o].replace_closed(std::vector<Pai>(tiles.begin() + static_cast<std::ptrdiff_t>(next),
+                                              tiles.begin() + static_cast<std::ptrdiff_t>(next + ix(held[o]))));
+    next += ix(held[o]);
+  }
+  // Wall ids: the k-th plain copy of a kind gets that kind's k-th id, skipping the red five's id
+  // (4 x the kind: 16, 52, 88) under red-five rules; a red five gets its own.
+  std::array<int, Pai::kUnknown + 1> used{};
+  std::array<Tile, kNumTiles> rest{};
+  for (int k = 0; k < wall_n; ++k) {
+    const Pai p = tiles[next + ix(k)];
+    const int type = p.type().index();
+    int id = 4 * type;
+    if (!p.is_red()) id += used[ix(p.index())]++ + (rules_.red_fives && p.type().is_five() ? 1 : 0);
+    rest[ix(k)] = Tile(id);
+  }
+  wall_->set_unseen(std::span<const Tile>(rest.data(), ix(wall_n)));
+  if (state_ == State::responses) ask_responses(responding_to_);
 }
 
 void Table::start(bool record) {

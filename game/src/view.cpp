@@ -218,6 +218,20 @@ void PlayerView::start_kyoku(const Event& e) {
   update_waits();
 }
 
+void PlayerView::replace_closed(const std::vector<Pai>& closed) {
+  if (static_cast<int>(closed.size()) != hand_.closed_size())
+    throw Error("seat " + std::to_string(me_.index()) + " holds " + std::to_string(hand_.closed_size()) +
+                " closed tiles, not " + std::to_string(closed.size()));
+  hand_.closed = {};
+  hand_.closed_red = 0;
+  for (Pai p : closed) hand_.add(p);
+  drawn_ = Pai::unknown();
+  temp_furiten_ = false;
+  riichi_furiten_ = false;
+  missed_win_ = false;
+  update_waits();
+}
+
 void PlayerView::on_tsumo(const Event& e) {
   check_seat(e, e.actor, "actor");
   if (live_left_ <= 0) bad(e, "tsumo from an empty live wall");

@@ -51,24 +51,34 @@ Tile Wall::draw_rinshan() {
   return tiles_[static_cast<std::size_t>(rinshan_index(kans_++))];
 }
 
-void Wall::shuffle_unseen(Xoshiro256ss& rng) {
+int Wall::unseen_positions(std::array<int, kNumTiles>& at) const {
+  int n = 0;
+  for (int i = kLiveBegin + draws_; i < kDeadBegin; ++i) at[ix(n++)] = i;  // the live wall left, kans' share included
+  for (int k = kans_; k < kMaxKans; ++k) at[ix(n++)] = rinshan_index(k);
+  for (int i = revealed_; i < kMaxIndicators; ++i) at[ix(n++)] = dora_index(i);
+  for (int i = 0; i < kMaxIndicators; ++i) at[ix(n++)] = ura_index(i);
+  return n;
+}
+
+void Wall::set_unseen(std::span<const Tile> tiles) {
   std::array<int, kNumTiles> at{};
-  std::array<Tile, kNumTiles> tiles{};
-  std::size_t n = 0;
-  const auto add = [&](int i) {
-    at[n] = i;
-    tiles[n++] = tiles_[ix(i)];
-  };
-  for (int i = kLiveBegin + draws_; i < kDeadBegin; ++i) add(i);  // the live wall left, kans' share included
-  for (int k = kans_; k < kMaxKans; ++k) add(rinshan_index(k));
-  for (int i = revealed_; i < kMaxIndicators; ++i) add(dora_index(i));
-  for (int i = 0; i < kMaxIndicators; ++i) add(ura_index(i));
-  shuffle(std::span<Tile>(tiles.data(), n), rng);
-  for (std::size_t k = 0; k < n; ++k) tiles_[ix(at[k])] = tiles[k];
+  const int n = unseen_positions(at);
+  HYDRA_CHECK(tiles.size() == ix(n), "Wall::set_unseen: not one tile per unseen position");
+  for (std::size_t k = 0; k < tiles.size(); ++k) tiles_[ix(at[k])] = tiles[k];
   for (int i = 0; i < kMaxIndicators; ++i) {
     dora_[ix(i)] = tiles_[static_cast<std::size_t>(dora_index(i))];
     ura_[ix(i)] = tiles_[static_cast<std::size_t>(ura_index(i))];
   }
+}
+
+void Wall::shuffle_unseen(Xoshiro256ss& rng) {
+  std::array<int, kNumTiles> at{};
+  const int n = unseen_positions(at);
+  std::array<Tile, kNumTiles> tiles{};
+  for (int k = 0; k < n; ++k) tiles[ix(k)] = tiles_[ix(at[ix(k)])];
+  const std::span<Tile> unseen(tiles.data(), ix(n));
+  shuffle(unseen, rng);
+  set_unseen(unseen);
 }
 
 void Wall::reveal_kan_dora() {

@@ -71,6 +71,8 @@ struct Engine::Impl {
   void advance(EngineGame& game);
   void layout(Group& g);
   void evaluate(Group& g);
+  // No rows left: no game may still wait on a deferred decision.
+  static void check_idle(const Group& g);
 
   // The inference thread (two groups).
   void submit(std::size_t group);
@@ -119,6 +121,7 @@ void Engine::Impl::advance(EngineGame& game) {
   while (!game.over()) {
     const auto pending = t.pending();  // a copy: answering the last one replaces the list
     for (const game::Decision& d : pending) {
+      if (t.answered(d.seat)) continue;  // a spawned game's first answer (PlayOutGame)
       if (BatchPolicy* p = game.policy(d)) {
         game.waiting_.push_back({d, p, 0, 0});
       } else {
@@ -129,6 +132,10 @@ void Engine::Impl::advance(EngineGame& game) {
   }
 }
 
+std::optional<game::Action> EngineGame::resume(const game::Decision&) {
+  throw InvariantError("a game deferred a decision but cannot resume it");
+}
+
 void Engine::Impl::step(Group& g, EngineDriver& driver) {
   auto& slots = g.slots;
   hydra::parallel_for(0, slots.size(), [&](std::size_t i) {
@@ -137,10 +144,15 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
     const auto t0 = Clock::now();
     for (const EngineGame::Waiting& w : game.waiting_) {
       const game::Action a = game.choose(w.decision, g.policies[w.policy].result(w.row));
-      game.table().act(w.decision.seat, a);
+      if (std::exchange(game.defer_, false)) game.deferred_.push_back(w.decision);
+      else game.table().act(w.decision.seat, a);
     }
-    advance(game);
-    if (game.over()) game.ended();
+    if (game.deferred_.empty()) {
+      advance(game);
+      if (game.over()) game.ended();
+    } else {
+      game.waiting_.clear();
+    }
     game.play_seconds += since(t0);
   });
   // Finishing and starting games is serial and in slot order, so the driver sees the same order
@@ -164,7 +176,10 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
     slots[free] = std::move(b);
     fresh.push_back(free);
   }
-  while (!fresh.empty()) {
+  // Fresh games advance until each waits on a policy or has finished; then the games that
+  // deferred a decision try to resume; the games that ended are handed over and replaced, and the
+  // replacements advance in turn, until nothing changes.
+  for (;;) {
     hydra::parallel_for(0, fresh.size(), [&](std::size_t k) {
       EngineGame& game = *slots[fresh[k]];
       const auto t0 = Clock::now();
@@ -172,13 +187,42 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
       if (game.over()) game.ended();
       game.play_seconds += since(t0);
     });
+    std::vector<std::size_t> deferred, moved;
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (slots[i] && !slots[i]->deferred_.empty()) deferred.push_back(i);
+    std::vector<char> resumed(deferred.size(), 0);
+    hydra::parallel_for(0, deferred.size(), [&](std::size_t k) {
+      EngineGame& game = *slots[deferred[k]];
+      const auto t0 = Clock::now();
+      auto& pending = game.deferred_;
+      for (std::size_t j = 0; j < pending.size();) {
+        if (const auto a = game.resume(pending[j])) {
+          game.table().act(pending[j].seat, *a);
+          pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(j));
+        } else {
+          ++j;
+        }
+      }
+      if (pending.empty()) {
+        resumed[k] = 1;
+        advance(game);
+        if (game.over()) game.ended();
+      }
+      game.play_seconds += since(t0);
+    });
+    for (std::size_t i : fresh) moved.push_back(i);
+    for (std::size_t k = 0; k < deferred.size(); ++k)
+      if (resumed[k]) moved.push_back(deferred[k]);
+    std::sort(moved.begin(), moved.end());
     std::vector<std::size_t> again;
-    for (std::size_t i : fresh)
-      if (slots[i]->over()) {  // a game without a network decision
+    for (std::size_t i : moved)
+      if (slots[i]->over()) {  // a game without a network decision, or one that resumed to its end
         driver.finished(std::move(slots[i]));
         if (i < g.fixed) slots[i] = driver.next();
         if (slots[i]) again.push_back(i);
       }
+    const bool any_resumed = std::find(resumed.begin(), resumed.end(), 1) != resumed.end();
+    if (again.empty() && !any_resumed) break;
     fresh = std::move(again);
   }
   while (slots.size() > g.fixed && !slots.back()) slots.pop_back();
@@ -282,6 +326,11 @@ void Engine::Impl::evaluate(Group& g) {
   stats.rows += rows;
 }
 
+void Engine::Impl::check_idle(const Group& g) {
+  for (const auto& slot : g.slots)
+    HYDRA_CHECK(!slot || slot->deferred_.empty(), "a game waits on a deferred decision that no running game can end");
+}
+
 void Engine::Impl::inference_loop() {
   std::unique_lock lock(mu);
   for (;;) {
@@ -335,7 +384,10 @@ void Engine::run(EngineDriver& driver) {
     Group& g = m.groups[0];
     for (;;) {
       m.step(g, driver);
-      if (g.rows() == 0) break;  // every game has finished
+      if (g.rows() == 0) {  // every game has finished
+        m.check_idle(g);
+        break;
+      }
       m.evaluate(g);
     }
     return;
@@ -353,7 +405,10 @@ void Engine::run(EngineDriver& driver) {
       m.submit(g);
       active = active || m.groups[g].rows() > 0;
     }
-    if (!active) break;  // both groups idle: every game has finished
+    if (!active) {  // both groups idle: every game has finished
+      for (Group& g : m.groups) m.check_idle(g);
+      break;
+    }
   }
 }
 

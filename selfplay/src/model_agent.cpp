@@ -52,6 +52,11 @@ void ModelAgent::start_game(game::Seat seat, const game::GameKey& key) {
   events_ = std::move(kept);
 }
 
+const encoder::Observer& ModelAgent::observer() const {
+  if (!observer_) throw InvariantError("model agent '" + name_ + "': no seat yet");
+  return *observer_;
+}
+
 void ModelAgent::observe(const game::Event& e) {
   if (e.type == game::EventType::start_game) {
     events_.clear();

@@ -7,6 +7,7 @@
 #include "hydra/common/log.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/search.hpp"
 
 namespace hydra::selfplay {
 
@@ -15,6 +16,12 @@ ModelAgents::ModelAgents(std::string device, const game::TableRules& rules, Mode
     : device_(std::move(device)), rules_(&rules), options_(options), loader_(std::move(loader)) {}
 
 bool ModelAgents::is_checkpoint(const std::string& name) {
+  if (is_search_name(name)) {
+    const SearchName s = parse_search_name(name);
+    (void)is_checkpoint(s.checkpoint);
+    if (!s.options.continuation.empty()) (void)is_checkpoint(s.options.continuation);
+    return true;
+  }
   if (is_bot_name(name) || is_external_name(name)) return false;
   if (!std::filesystem::is_regular_file(name))
     throw Error("'" + name + "': not a built-in agent (" + [] {
@@ -44,6 +51,19 @@ void ModelAgents::set_external(ExternalOptions options) {
 
 std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
   if (is_bot_name(name)) return make_bot(name);
+  if (is_search_name(name)) {
+    const SearchName s = parse_search_name(name);
+    std::shared_ptr<BatchPolicy> p = policy(s.checkpoint);
+    std::shared_ptr<BatchPolicy> c = s.options.continuation.empty() ? p : policy(s.options.continuation);
+    std::shared_ptr<SearchCounters> counters;
+    {
+      const std::scoped_lock lock(mu_);
+      auto& slot = searches_[name];
+      if (!slot) slot = std::make_shared<SearchCounters>();
+      counters = slot;
+    }
+    return std::make_unique<SearchAgent>(std::move(p), std::move(c), *rules_, name, s.options, std::move(counters));
+  }
   if (is_external_name(name)) {
     {
       const std::scoped_lock lock(mu_);
@@ -56,6 +76,11 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
 
 AgentFactory ModelAgents::factory() {
   return [this](const std::string& name) { return make(name); };
+}
+
+std::vector<std::pair<std::string, std::shared_ptr<const SearchCounters>>> ModelAgents::search_counters() const {
+  const std::scoped_lock lock(mu_);
+  return {searches_.begin(), searches_.end()};
 }
 
 bool ModelAgents::any_model() const {

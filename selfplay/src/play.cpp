@@ -10,6 +10,7 @@
 #include "hydra/game/table.hpp"
 #include "hydra/selfplay/engine.hpp"
 #include "hydra/selfplay/external_agent.hpp"
+#include "hydra/selfplay/search.hpp"
 #include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
@@ -47,6 +48,7 @@ class AgentGame final : public EngineGame {
         HYDRA_CHECK(agents_[s] != nullptr, "a game needs four agents");
         observers_[s] = dynamic_cast<ObservingAgent*>(agents_[s].get());
         models_[s] = dynamic_cast<BatchedAgent*>(agents_[s].get());
+        searchers_[s] = dynamic_cast<SearchAgent*>(agents_[s].get());
         agents_[s]->start_game(game::Seat(static_cast<int>(s)), start.key);
       }
       table_ = std::make_unique<game::Table>(rules_, start.key, true);
@@ -63,8 +65,37 @@ class AgentGame final : public EngineGame {
   void encode(const game::Decision& d, const Row& row) override {
     models_[d.seat]->prepare(table_->view(d.seat), d, row.obs, row.context, row.legal);
   }
+  // A search agent with two or more likely actions spawns its play-outs and defers the decision
+  // (search.hpp); resume() plays its best candidate once they have ended.
   game::Action choose(const game::Decision& d, const RowResult& r) override {
+    if (SearchAgent* s = searchers_[d.seat]) {
+      SearchCounters& c = s->counters();
+      c.decisions.fetch_add(1, std::memory_order_relaxed);
+      std::vector<game::Action> cands = search_candidates(r.probs, d.mask, s->options());
+      const game::Action argmax = cands.front();
+      if (cands.size() >= 2) {
+        auto& search = searches_[d.seat];
+        search = std::make_unique<Search>(*table_, d.seat, *s, std::move(cands), searched_[d.seat]++);
+        for (auto& g : search->take_games()) spawn(std::move(g));
+        defer();
+      }
+      return argmax;
+    }
     return models_[d.seat]->finish(d, r.probs);
+  }
+  std::optional<game::Action> resume(const game::Decision& d) override {
+    auto& search = searches_[d.seat];
+    HYDRA_CHECK(search != nullptr, "a deferred decision without a search");
+    if (!search->done()) return std::nullopt;
+    const game::Action a = search->best();
+    SearchCounters& c = searchers_[d.seat]->counters();
+    c.searched.fetch_add(1, std::memory_order_relaxed);
+    if (a != search->candidates().front()) c.changed.fetch_add(1, std::memory_order_relaxed);
+    c.play_outs.fetch_add(static_cast<std::int64_t>(search->values().size()) * searchers_[d.seat]->options().walls,
+                          std::memory_order_relaxed);
+    c.play_out_decisions.fetch_add(search->play_out_decisions(), std::memory_order_relaxed);
+    search.reset();
+    return a;
   }
   // Observers catch up first (a fault can come at the end), then the game goes to its caller.
   void ended() override {
@@ -92,6 +123,9 @@ class AgentGame final : public EngineGame {
   game::SeatArray<std::unique_ptr<game::Agent>> agents_;
   game::SeatArray<ObservingAgent*> observers_{};
   game::SeatArray<BatchedAgent*> models_{};
+  game::SeatArray<SearchAgent*> searchers_{};
+  game::SeatArray<std::unique_ptr<Search>> searches_;
+  game::SeatArray<std::uint64_t> searched_{};
   std::unique_ptr<game::Table> table_;
   std::array<std::size_t, game::kNumSeats> seen_{};
   const std::function<void(PlayedGame)>& done_;

@@ -46,6 +46,14 @@ class Book {
   // planes).
   GroupMask apply(const game::PlayerView& view, const game::Event& e);
 
+  // The bookkeeping `other` would keep, from this one and the two seats' views: everything
+  // public is the same for every observer (the per-seat facts, the visible counts less the own
+  // closed tiles); the own part comes from `theirs`: its closed tiles, its shanten, no drawn
+  // tile, and its shanten before the last draw taken as its shanten now (the true one needs its
+  // past draws). For a search's deal of the tiles this seat cannot see (Table::redeal_hidden),
+  // where `theirs` holds a dealt hand; `mine` is this seat's view.
+  Book for_seat(const game::PlayerView& mine, const game::PlayerView& theirs) const;
+
   game::Seat me() const { return me_; }
   const SeatBook& seat(game::Seat s) const { return seats_[ix(s.index())]; }
   const game::TileCounts& visible() const { return visible_; }

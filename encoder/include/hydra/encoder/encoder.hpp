@@ -26,6 +26,9 @@ void encode_full(const game::PlayerView& view, const Book& book, float* obs);
 class Encoder {
  public:
   explicit Encoder(game::Seat me) : book_(me) {}
+  // An encoder that starts from this bookkeeping (Book::for_seat); every group is written at the
+  // first encode().
+  explicit Encoder(const Book& book) : book_(book) {}
 
   game::Seat seat() const { return book_.me(); }
   void observe(const game::PlayerView& view, const game::Event& e) { dirty_ |= book_.apply(view, e); }

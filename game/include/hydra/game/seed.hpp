@@ -66,12 +66,13 @@ inline constexpr std::string_view critic_init = "critic-init";
 inline constexpr std::string_view critic_order = "critic-order";
 inline constexpr std::string_view branch = "branch";  // the alternative action of a paired branch
 inline constexpr std::string_view play_out = "play-out";  // the walls of a greedy play-out
+inline constexpr std::string_view search = "search";      // the deals and streams of a search agent's play-outs
 // The master seed of rank R's actors in a data-parallel run, R >= 1 (rank 0 plays on the master
 // seed itself): stream_key(master, rank, {R}). Not a stream of one run, so not in `all`.
 inline constexpr std::string_view rank = "rank";
-inline constexpr std::array<std::string_view, 11> all = {game,          wall,        network_init, data_order,
+inline constexpr std::array<std::string_view, 12> all = {game,          wall,        network_init, data_order,
                                                          augmentation,  exploration, opponent_pool, critic_init,
-                                                         critic_order,  branch,      play_out};
+                                                         critic_order,  branch,      play_out,      search};
 }  // namespace labels
 
 GameKey game_key(MasterSeed master, std::uint64_t game_index);

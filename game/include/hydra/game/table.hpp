@@ -6,7 +6,7 @@
 //
 //   Table t(rules, key);
 //   while (!t.done())
-//     for (const Decision& d : t.pending()) t.act(d.seat, choose(t.view(d.seat), d));
+//     for (const Decision& d : FixedVec(t.pending())) t.act(d.seat, choose(t.view(d.seat), d));
 //
 // Each pending decision comes from that seat's PlayerView (the one source of truth for legality);
 // the table only resolves what views cannot know: the wall, call priority among seats (ron >
@@ -65,11 +65,24 @@ class Table {
   // Of such a copy: the kyoku's unseen tiles dealt again (Wall::shuffle_unseen), so the copy plays
   // on a fresh draw of the same future. Every hand, meld, discard and revealed indicator stays.
   void shuffle_unseen(Xoshiro256ss& rng) { wall_->shuffle_unseen(rng); }
+  // Of such a copy: everything `seat` cannot see dealt again, for a search by that seat
+  // (docs/EVAL.md "Search"): the other seats' closed tiles and the wall's unseen tiles
+  // (shuffle_unseen's) are pooled, put in a fixed order and shuffled with `rng`, then dealt back
+  // in the same numbers: each other seat as many closed tiles as it held (its melds, river and
+  // every public fact stay; PlayerView::replace_closed), the wall its unseen positions. The
+  // result depends only on what `seat` sees and on `rng`, never on where the hidden tiles were:
+  // every deal consistent with the seat's view is equally likely (no weighting by what the
+  // others did; a riichi seat may get a hand that is not tenpai). Decisions pending for the
+  // other seats (calls and wins on a discard) are asked again from their new hands.
+  void redeal_hidden(Seat seat, Xoshiro256ss& rng);
 
   bool done() const { return state_ == State::game_over; }
   // The decisions the table waits for; all of them must be answered (in any order). Answering
   // the last one advances the table and replaces this list: iterate over a copy.
   const FixedVec<Decision, kNumSeats>& pending() const { return pending_; }
+  // Whether `seat`'s pending decision was answered already: a set of responses keeps every
+  // seat's decision listed until the last one answers.
+  bool answered(Seat seat) const { return state_ == State::responses && answered_[seat]; }
   // Answers one pending decision; throws InvariantError for an action outside its mask.
   void act(Seat seat, Action a);
 

@@ -49,6 +49,11 @@ class PlayerView {
   void rebind_rules(const TableRules& rules) { rules_ = &rules; }
 
   void apply(const Event& e);
+  // Another deal of this seat's closed tiles, as many as it holds (Table::redeal_hidden, for the
+  // seats another seat's search cannot see): waits and shanten follow the new tiles; the furiten
+  // of a missed win is cleared (it came from the old tiles' waits), discard furiten follows the
+  // new waits; the drawn tile is forgotten. Throws hydra::Error for another number of tiles.
+  void replace_closed(const std::vector<Pai>& closed);
   Legal legal() const;
   // The same into `out`, reusing it: only what the previous answer set is cleared (hot path).
   void legal(Legal& out) const;

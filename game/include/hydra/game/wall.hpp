@@ -76,6 +76,11 @@ class Wall {
   // order of those tiles was equally likely, so the wall after this is a fresh draw of the same
   // kyoku's future (self-play's greedy play-outs, docs/PPO.md).
   void shuffle_unseen(Xoshiro256ss& rng);
+  // The positions shuffle_unseen deals again, in index order, into `at`; returns how many.
+  int unseen_positions(std::array<int, kNumTiles>& at) const;
+  // Puts `tiles` at those positions, in that order (tiles.size() must be their number): the
+  // table's redeal of what one seat cannot see (Table::redeal_hidden).
+  void set_unseen(std::span<const Tile> tiles);
   int indicators_revealed() const { return revealed_; }
   std::span<const Tile> dora_indicators() const { return {dora_.data(), ix(revealed_)}; }
   std::span<const Tile> ura_indicators() const { return {ura_.data(), ix(revealed_)}; }

@@ -15,6 +15,10 @@
 //      driver's, appended to the group when there are none, in slot then spawn order; new games
 //      advance until each waits on a policy or has finished (a game can end without a network
 //      decision). Spawned games end like any other, through Driver::finished;
+//      Then a game that deferred a decision (EngineGame::defer: it waits on games it spawned, a
+//      search) is asked resume() for the action, in parallel, once the games of the step have
+//      ended (the serial part above, repeated until no game resumes or starts), so a game
+//      resumes at the same step whatever the thread count;
 //   3. rows: every waiting decision gets a row in its policy's batch, in slot order, then decision
 //      order; in parallel each game writes its rows (Game::encode).
 // Then each policy with rows is evaluated once (in chunks of `max_batch` rows when set). With one
@@ -28,6 +32,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "hydra/game/table.hpp"
@@ -67,6 +72,10 @@ class EngineGame {
   // the action (in the table's action space) that the engine plays.
   virtual void encode(const game::Decision& d, const Row& row) = 0;
   virtual game::Action choose(const game::Decision& d, const RowResult& result) = 0;
+  // The action of a decision choose() deferred, once the game has it; nullopt: not yet. Called
+  // after each step's games have ended (the games it spawned among them), never concurrently
+  // with them.
+  virtual std::optional<game::Action> resume(const game::Decision& d);
 
   // Seconds this game spent in steps 1-2 (playing) and in encode(), summed by the engine.
   double play_seconds = 0;
@@ -75,6 +84,10 @@ class EngineGame {
  protected:
   // From choose(): another game for the engine to play in this run, beside this one (step 2).
   void spawn(std::unique_ptr<EngineGame> game) { spawned_.push_back(std::move(game)); }
+  // From choose(): this decision has no action yet (its return value is ignored); the game waits,
+  // without rows, until resume() answers it. A deferred game must have spawned the games whose
+  // end it waits on: a group whose only games wait is an error.
+  void defer() { defer_ = true; }
 
  private:
   friend class Engine;
@@ -85,6 +98,8 @@ class EngineGame {
     std::size_t row = 0;
   };
   std::vector<Waiting> waiting_;
+  std::vector<game::Decision> deferred_;
+  bool defer_ = false;
   std::vector<std::unique_ptr<EngineGame>> spawned_;
 };
 

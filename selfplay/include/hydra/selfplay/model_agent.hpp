@@ -54,6 +54,10 @@ class ModelAgent final : public BatchedAgent {
                game::ActionMask* legal) override;
   game::Action finish(const game::Decision& d, const float* probs) override;
 
+  // The seat's view and encoder, as of the last event observed (a search starts from them);
+  // InvariantError before start_game.
+  const encoder::Observer& observer() const;
+
   // The observation of the last decision act() evaluated (tests).
   const std::vector<float>& last_obs() const { return obs_; }
 
@@ -83,8 +87,10 @@ game::Action pick_action(const float* probs, const game::ActionMask& mask, std::
 // checkpoint_policy (inference.hpp) is the real one.
 using PolicyLoader = std::function<std::shared_ptr<BatchPolicy>(const std::string& path, const std::string& device)>;
 
+struct SearchCounters;  // search.hpp
+
 // Agents by name for eval, bot, selfplay and the trainer's baseline: "bot:..." names are
-// make_bot's, "mjai:..." and "mjai.app:..." external processes (external_agent.hpp, their
+// make_bot's, "search:..." search agents (search.hpp), "mjai:..." and "mjai.app:..." external processes (external_agent.hpp, their
 // processes kept by this object); any other name is a checkpoint path, loaded once with `loader`
 // on `device` and shared by every agent made from it. Thread-safe.
 class ModelAgents {
@@ -96,6 +102,8 @@ class ModelAgents {
   // An AgentFactory (play.hpp) calling make() on this object, which must outlive it.
   AgentFactory factory();
   bool any_model() const;  // whether make() has loaded a checkpoint
+  // What the search agents made so far did (search.hpp), by agent name.
+  std::vector<std::pair<std::string, std::shared_ptr<const SearchCounters>>> search_counters() const;
 
   // Whether `name` is a checkpoint (not a built-in bot), checked without loading anything: a
   // name that is neither a bot name nor an existing file is an Error, as make() would throw.
@@ -110,6 +118,7 @@ class ModelAgents {
   PolicyLoader loader_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<BatchPolicy>> loaded_;
+  std::map<std::string, std::shared_ptr<SearchCounters>> searches_;
   std::unique_ptr<ExternalAgents> external_;
 };
 

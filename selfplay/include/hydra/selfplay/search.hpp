@@ -1,0 +1,141 @@
+#pragma once
+
+// Search at decision time (docs/EVAL.md "Search"): the agent `search:CKPT[,KEY=VALUE...]`.
+//
+// At each of its decisions the agent evaluates the checkpoint's policy as a model agent would.
+// When more than one action is likely (probability >= `threshold`, the `candidates` most likely
+// at most, the argmax always), it plays each of them out on `walls` deals of what its seat cannot
+// see (Table::redeal_hidden: the other hands and the wall dealt again, uniformly among the deals
+// consistent with its view), every seat of every play-out played by the continuation network
+// (argmax, or sampled at `temperature`) to the end of the kyoku. All candidates share the deals
+// (common random numbers). It plays the candidate whose mean reward is highest - the seat's score
+// change / 10,000 plus, when the game ends, the placement points of rewards.hpp - unless it beats
+// the argmax's by no more than `margin`; then the argmax. One decision's play-outs are engine games
+// (play_out_game.hpp) spawned by the deciding game, which defers the decision until they end, so
+// their passes are batched with every other game's; a search is a function of the seat's view,
+// the game key and the decision's index, whatever the thread count.
+//
+// Options (comma-separated after the path; a path with a comma cannot be searched):
+//   walls=N (8)            deals per candidate
+//   threshold=P (0.1)      the probability a candidate needs
+//   candidates=K (4)       at most this many candidates
+//   continuation=CKPT      who plays the play-outs (default: CKPT)
+//   temperature=T (0)      of the continuation; 0 = argmax
+//   margin=M (0)           how much better than the argmax a candidate must be to be played
+// A search runs where the engine holds the table: `hydra eval` and `hydra selfplay`.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hydra/encoder/encoder.hpp"
+#include "hydra/game/table.hpp"
+#include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/play_out_game.hpp"
+
+namespace hydra::selfplay {
+
+inline constexpr std::string_view kSearchPrefix = "search:";
+
+struct SearchOptions {
+  int walls = 8;
+  double threshold = 0.1;
+  int candidates = 4;
+  std::string continuation;  // empty: the searched checkpoint
+  double temperature = 0;
+  double margin = 0;
+};
+
+struct SearchName {
+  std::string checkpoint;
+  SearchOptions options;
+};
+
+bool is_search_name(std::string_view name);
+// Parses "search:CKPT[,KEY=VALUE...]"; throws hydra::Error naming the bad option.
+SearchName parse_search_name(std::string_view name);
+
+// What the searches of one agent name did, summed over its games (thread-safe).
+struct SearchCounters {
+  std::atomic<std::int64_t> decisions{0};  // network decisions of the agent
+  std::atomic<std::int64_t> searched{0};   // of those, with two or more candidates
+  std::atomic<std::int64_t> changed{0};    // of those, where it played another action than the argmax
+  std::atomic<std::int64_t> play_outs{0};
+  std::atomic<std::int64_t> play_out_decisions{0};
+};
+
+// The agent: a model agent of the checkpoint (it observes, encodes and answers alone when the
+// decision has one likely action) that the game driver (play.cpp) asks for a search.
+class SearchAgent final : public BatchedAgent {
+ public:
+  SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
+              const game::TableRules& rules, std::string name, SearchOptions options,
+              std::shared_ptr<SearchCounters> counters);
+
+  std::string_view name() const override { return model_.name(); }
+  void start_game(game::Seat seat, const game::GameKey& key) override;
+  void observe(const game::Event& e) override { model_.observe(e); }
+  // Without a table to search (hydra bot, a plain game loop): an Error.
+  game::Action act(const game::PlayerView& view, const game::Decision& d) override;
+  BatchPolicy* policy() const override { return model_.policy(); }
+  void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
+               game::ActionMask* legal) override {
+    model_.prepare(view, d, obs, context, legal);
+  }
+  game::Action finish(const game::Decision& d, const float* probs) override { return model_.finish(d, probs); }
+
+  const SearchOptions& options() const { return options_; }
+  BatchPolicy* continuation() const { return continuation_.get(); }
+  const encoder::Observer& observer() const { return model_.observer(); }
+  const game::GameKey& key() const { return key_; }
+  SearchCounters& counters() const { return *counters_; }
+
+ private:
+  ModelAgent model_;
+  std::shared_ptr<BatchPolicy> continuation_;
+  SearchOptions options_;
+  std::shared_ptr<SearchCounters> counters_;
+  game::GameKey key_;
+};
+
+// The candidates of a decision, most likely first (ties: lower action index): the legal actions
+// with probability >= threshold, at most `candidates`, the argmax always.
+std::vector<game::Action> search_candidates(const float* probs, const game::ActionMask& legal,
+                                            const SearchOptions& options);
+
+// One decision's search in flight: made by the deciding game, which spawns games() and waits
+// until done().
+class Search {
+ public:
+  // `index`: the decision's number among the seat's searched decisions of the game (it keys the
+  // deals and the continuations' streams).
+  Search(const game::Table& table, game::Seat seat, const SearchAgent& agent, std::vector<game::Action> candidates,
+         std::uint64_t index);
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  std::vector<std::unique_ptr<EngineGame>> take_games() { return std::move(games_); }
+  bool done() const { return outstanding_.load(std::memory_order_acquire) == 0; }
+  // Once done(): the action to play, and each candidate's mean reward (candidates' order).
+  game::Action best() const;
+  std::vector<double> values() const;
+  const std::vector<game::Action>& candidates() const { return candidates_; }
+  std::int64_t play_out_decisions() const;
+
+ private:
+  game::Seat seat_;
+  game::Scores start_scores_{};
+  std::vector<game::Action> candidates_;
+  double margin_ = 0;
+  int walls_ = 0;
+  std::vector<PlayOutEnd> ends_;  // candidate-major: ends_[k * walls + w]
+  std::atomic<int> outstanding_{0};
+  std::vector<std::unique_ptr<EngineGame>> games_;
+};
+
+}  // namespace hydra::selfplay

@@ -1,0 +1,190 @@
+// Search at decision time (search.hpp; docs/EVAL.md "Search").
+
+#include "hydra/selfplay/search.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
+#include "hydra/game/kyoku.hpp"
+#include "hydra/game/seed.hpp"
+#include "hydra/selfplay/rewards.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+double parse_number(std::string_view name, std::string_view key, std::string_view text) {
+  double v = 0;
+  const auto* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, v);
+  if (r.ec != std::errc() || r.ptr != end || !std::isfinite(v))
+    throw Error("'" + std::string(name) + "': option " + std::string(key) + " needs a number, got '" +
+                std::string(text) + "'");
+  return v;
+}
+
+int parse_count(std::string_view name, std::string_view key, std::string_view text, int lo, int hi) {
+  const double v = parse_number(name, key, text);
+  if (v != std::floor(v) || v < lo || v > hi)
+    throw Error("'" + std::string(name) + "': option " + std::string(key) + " must be a whole number in [" +
+                std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + std::string(text) + "'");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+bool is_search_name(std::string_view name) { return name.starts_with(kSearchPrefix); }
+
+SearchName parse_search_name(std::string_view name) {
+  if (!is_search_name(name)) throw Error("'" + std::string(name) + "' is not a search agent (search:CHECKPOINT)");
+  std::string_view rest = name.substr(kSearchPrefix.size());
+  SearchName out;
+  const auto comma = rest.find(',');
+  out.checkpoint = std::string(rest.substr(0, comma));
+  if (out.checkpoint.empty()) throw Error("'" + std::string(name) + "': search:CHECKPOINT needs a checkpoint");
+  std::string_view opts = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  while (!opts.empty()) {
+    const auto next = opts.find(',');
+    const std::string_view item = opts.substr(0, next);
+    opts = next == std::string_view::npos ? std::string_view() : opts.substr(next + 1);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos)
+      throw Error("'" + std::string(name) + "': option '" + std::string(item) + "' is not KEY=VALUE");
+    const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+    SearchOptions& o = out.options;
+    if (key == "walls") {
+      o.walls = parse_count(name, key, value, 1, 4096);
+    } else if (key == "candidates") {
+      o.candidates = parse_count(name, key, value, 1, game::kNumActions);
+    } else if (key == "threshold") {
+      o.threshold = parse_number(name, key, value);
+      if (o.threshold < 0 || o.threshold > 1)
+        throw Error("'" + std::string(name) + "': option threshold must be in [0, 1], got '" + std::string(value) + "'");
+    } else if (key == "temperature") {
+      o.temperature = parse_number(name, key, value);
+      if (o.temperature < 0)
+        throw Error("'" + std::string(name) + "': option temperature must be >= 0, got '" + std::string(value) + "'");
+    } else if (key == "margin") {
+      o.margin = parse_number(name, key, value);
+    } else if (key == "continuation") {
+      if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
+      o.continuation = std::string(value);
+    } else {
+      throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin)");
+    }
+  }
+  return out;
+}
+
+SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
+                         const game::TableRules& rules, std::string name, SearchOptions options,
+                         std::shared_ptr<SearchCounters> counters)
+    : model_(std::move(policy), rules, std::move(name)),
+      continuation_(std::move(continuation)),
+      options_(std::move(options)),
+      counters_(std::move(counters)) {
+  HYDRA_CHECK(continuation_ != nullptr && counters_ != nullptr, "a search agent needs its continuation and counters");
+}
+
+void SearchAgent::start_game(game::Seat seat, const game::GameKey& key) {
+  key_ = key;
+  model_.start_game(seat, key);
+}
+
+game::Action SearchAgent::act(const game::PlayerView&, const game::Decision&) {
+  throw Error("'" + std::string(name()) +
+              "': a search needs the table, which only hydra eval and hydra selfplay hold; use the checkpoint itself here");
+}
+
+std::vector<game::Action> search_candidates(const float* probs, const game::ActionMask& legal,
+                                            const SearchOptions& options) {
+  std::vector<game::Action> all;
+  for (int a = 0; a < game::kNumActions; ++a)
+    if (legal.test(game::Action(a))) all.emplace_back(a);
+  std::stable_sort(all.begin(), all.end(),
+                   [&](game::Action x, game::Action y) { return probs[x.index()] > probs[y.index()]; });
+  std::vector<game::Action> out;
+  for (const game::Action a : all) {
+    if (static_cast<int>(out.size()) == options.candidates) break;
+    if (!out.empty() && !(probs[a.index()] >= options.threshold)) break;
+    out.push_back(a);
+  }
+  return out;
+}
+
+Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& agent, std::vector<game::Action> candidates,
+               std::uint64_t index)
+    : seat_(seat),
+      start_scores_(table.scores()),
+      candidates_(std::move(candidates)),
+      margin_(agent.options().margin),
+      walls_(agent.options().walls) {
+  HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
+  const SearchOptions& o = agent.options();
+  const auto s = static_cast<std::uint64_t>(seat.index());
+  const std::size_t n = candidates_.size() * ix(walls_);
+  ends_.resize(n);
+  outstanding_.store(static_cast<int>(n), std::memory_order_relaxed);
+  games_.resize(n);
+  // The seat's own encoder is its observer's; the others' follow from it and their dealt hands.
+  const encoder::Observer& own = agent.observer();
+  HYDRA_CHECK(own.view().seat() == seat, "search: the agent observes another seat");
+  const game::SeatArray<encoder::SuitPerm> perms{};
+  const PlayOutAgentSpec spec{agent.continuation(), o.temperature};
+  for (int w = 0; w < walls_; ++w) {
+    const auto wall = static_cast<std::uint64_t>(w);
+    game::Xoshiro256ss deal(game::derive(agent.key(), game::labels::search, {s, index, wall, 0}));
+    std::unique_ptr<game::Table> dealt = table.branch({});
+    dealt->redeal_hidden(seat, deal);
+    game::SeatArray<encoder::Encoder> enc{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
+                                          encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))};
+    for (int k = 0; k < game::kNumSeats; ++k) {
+      const game::Seat o2(k);
+      enc[o2] = o2 == seat ? own.encoder()
+                           : encoder::Encoder(own.encoder().book().for_seat(own.view(), dealt->view(o2)));
+    }
+    const PlayOutStart start{*dealt, seat, enc, perms};
+    const game::StreamKey sampling = game::derive(agent.key(), game::labels::search, {s, index, wall, 1});
+    for (std::size_t k = 0; k < candidates_.size(); ++k) {
+      const std::size_t i = k * ix(walls_) + ix(w);
+      games_[i] = std::make_unique<PlayOutGame>(start, candidates_[k], std::nullopt, spec, sampling, &ends_[i],
+                                                &outstanding_);
+    }
+  }
+}
+
+std::vector<double> Search::values() const {
+  HYDRA_CHECK(done(), "Search::values before its play-outs ended");
+  std::vector<double> v(candidates_.size(), 0.0);
+  const auto s = ix(seat_.index());
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    for (int w = 0; w < walls_; ++w) {
+      const PlayOutEnd& e = ends_[k * ix(walls_) + ix(w)];
+      double r = (e.scores[s] - start_scores_[s]) / kRewardScale;
+      if (!e.next) r += kPlacementReward[ix(game::ranks(e.scores)[s])];
+      v[k] += r;
+    }
+    v[k] /= walls_;
+  }
+  return v;
+}
+
+game::Action Search::best() const {
+  const std::vector<double> v = values();
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < v.size(); ++k)
+    if (v[k] > v[best]) best = k;
+  return v[best] - v[0] > margin_ ? candidates_[best] : candidates_[0];
+}
+
+std::int64_t Search::play_out_decisions() const {
+  std::int64_t n = 0;
+  for (const PlayOutEnd& e : ends_) n += e.decisions;
+  return n;
+}
+
+}  // namespace hydra::selfplay

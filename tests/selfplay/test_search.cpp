@@ -1,0 +1,300 @@
+// Search at decision time (search.hpp; docs/EVAL.md "Search"): the deal of what a seat cannot
+// see depends on nothing hidden and keeps every public fact; a game deals again at any of its
+// decisions and plays on to its end; a search reads nothing its seat cannot see; searching games
+// give the same games at one and two threads and for one seed.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <array>
+#include <string>
+#include <vector>
+
+#include <oneapi/tbb/global_control.h>
+
+#include "hydra/common/error.hpp"
+#include "hydra/common/index.hpp"
+#include "hydra/game/event.hpp"
+#include "hydra/game/rules.hpp"
+#include "hydra/game/table.hpp"
+#include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/engine.hpp"
+#include "hydra/selfplay/model_agent.hpp"
+#include "hydra/selfplay/play.hpp"
+#include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/search.hpp"
+
+namespace hydra::selfplay {
+namespace {
+
+const game::TableRules& rules() { return game::table_rules("tenhou"); }
+
+// Everything a table holds about the hidden tiles and the decisions: every seat's closed tiles,
+// the wall's tiles as the seats would see them, the pending decisions.
+std::vector<int> hidden_state(const game::Table& t) {
+  std::vector<int> out;
+  for (int s = 0; s < 4; ++s)
+    for (game::Pai p : game::closed_tiles(t.view(game::Seat(s)).hand())) out.push_back(p.index());
+  for (game::Tile tile : t.wall().tiles()) out.push_back(game::Pai(tile.type(), tile.is_red()).index());
+  for (const game::Decision& d : t.pending()) {
+    out.push_back(d.seat.index());
+    for (int a = 0; a < game::kNumActions; ++a) out.push_back(d.mask.test(game::Action(a)) ? 1 : 0);
+  }
+  return out;
+}
+
+// The public part of seat `s`'s view of a table (rivers, melds, riichi, indicators, scores, the
+// wall's count), with its own closed tiles first when `own`.
+std::vector<int> public_state(const game::Table& t, game::Seat s, bool own) {
+  const game::PlayerView& v = t.view(s);
+  std::vector<int> out;
+  if (own)
+    for (game::Pai p : game::closed_tiles(v.hand())) out.push_back(p.index());
+  out.push_back(-1);
+  out.push_back(v.live_left());
+  for (int o = 0; o < 4; ++o) {
+    for (const game::RiverTile& r : v.river(game::Seat(o))) out.push_back(2 * r.pai.index() + (r.tsumogiri ? 1 : 0));
+    out.push_back(static_cast<int>(v.melds(game::Seat(o)).size()));
+    out.push_back(v.riichi(game::Seat(o)) ? 1 : 0);
+  }
+  for (game::Pai p : v.dora_markers()) out.push_back(p.index());
+  for (int o = 0; o < 4; ++o) out.push_back(v.scores()[ix(o)]);
+  return out;
+}
+
+// Tile kinds (red fives apart) of the seats' closed tiles and the wall's unseen positions.
+std::vector<int> unseen_counts(const game::Table& t, game::Seat seat) {
+  std::vector<int> c(38, 0);
+  for (int s = 0; s < 4; ++s)
+    if (game::Seat(s) != seat)
+      for (game::Pai p : game::closed_tiles(t.view(game::Seat(s)).hand())) ++c[ix(p.index())];
+  std::array<int, game::kNumTiles> at{};
+  const int n = t.wall().unseen_positions(at);
+  for (int k = 0; k < n; ++k) {
+    const game::Tile tile = t.wall().tiles()[ix(at[ix(k)])];
+    ++c[ix(game::Pai(tile.type(), tile.is_red()).index())];
+  }
+  return c;
+}
+
+// Plays a game of bot:greedy to the end; `at` is called before each decision is answered.
+template <class F>
+void play_greedy(game::Table& t, const game::GameKey& key, F at) {
+  game::SeatArray<GreedyAgent> bots;
+  for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), key);
+  int n = 0;
+  while (!t.done()) {
+    const auto pending = t.pending();
+    for (const game::Decision& d : pending) {
+      at(t, d, n++);
+      if (t.done()) return;
+      t.act(d.seat, bots[d.seat].act(t.view(d.seat), d));
+    }
+  }
+}
+
+TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
+  int checked = 0, responses = 0;
+  for (std::uint64_t g = 0; g < 6; ++g) {
+    const game::GameKey key = game::game_key(game::MasterSeed{5}, g);
+    game::Table t(rules(), key, false);
+    play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+      if (n % 7 != 0) return;
+      const game::Seat s = d.seat;
+      game::Xoshiro256ss other(game::derive(key, "test", {static_cast<std::uint64_t>(n), 0}));
+      // Another truth the seat cannot tell from this one: the hidden tiles dealt otherwise.
+      auto truth2 = table.branch({});
+      truth2->redeal_hidden(s, other);
+      ASSERT_EQ(unseen_counts(*truth2, s), unseen_counts(table, s));
+      for (int o = 0; o < 4; ++o)
+        ASSERT_EQ(public_state(*truth2, game::Seat(o), false), public_state(table, game::Seat(o), false));
+      ASSERT_EQ(public_state(*truth2, s, true), public_state(table, s, true));
+      // The same deal from both truths.
+      auto a = table.branch({});
+      auto b = truth2->branch({});
+      game::Xoshiro256ss r1(game::derive(key, "test", {static_cast<std::uint64_t>(n), 1}));
+      game::Xoshiro256ss r2 = r1;
+      a->redeal_hidden(s, r1);
+      b->redeal_hidden(s, r2);
+      ASSERT_EQ(hidden_state(*a), hidden_state(*b)) << "game " << g << " decision " << n;
+      ASSERT_EQ(public_state(*a, s, true), public_state(table, s, true));
+      bool pending_for_s = false;
+      for (const game::Decision& p : a->pending()) pending_for_s = pending_for_s || (p.seat == s && p.mask == d.mask);
+      ASSERT_TRUE(pending_for_s);
+      responses += a->pending().size() > 1;
+      ++checked;
+    });
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(responses, 0);  // some decisions had other seats pending, asked again from their new hands
+}
+
+TEST(Redeal, AGameDealtAgainAtAnyDecisionPlaysOnToItsEnd) {
+  // Deal again at every 5th decision of each game, then let bot:greedy finish from there: every
+  // engine check holds on the way (a riichi seat may hold a hand that is not tenpai).
+  int continued = 0;
+  for (std::uint64_t g = 0; g < 8; ++g) {
+    const game::GameKey key = game::game_key(game::MasterSeed{11}, g);
+    game::Table t(rules(), key, false);
+    play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+      if (n % 5 != 0) return;
+      auto c = table.branch({});
+      game::Xoshiro256ss r(game::derive(key, "test", {static_cast<std::uint64_t>(n)}));
+      c->redeal_hidden(d.seat, r);
+      const int kyoku = c->kyoku_played();
+      play_greedy(*c, key, [&](game::Table&, const game::Decision&, int) {});
+      EXPECT_TRUE(c->done());
+      EXPECT_GE(c->kyoku_played(), kyoku);
+      ++continued;
+    });
+  }
+  EXPECT_GT(continued, 200);
+}
+
+// A search agent and its counters over a linear test policy.
+struct SearchSetup {
+  std::shared_ptr<LinearTestPolicy> policy = std::make_shared<LinearTestPolicy>(3);
+  std::shared_ptr<SearchCounters> counters = std::make_shared<SearchCounters>();
+  SearchOptions options;
+  SearchSetup() {
+    options.walls = 3;
+    options.threshold = 0.05;
+    options.candidates = 3;
+  }
+  std::unique_ptr<SearchAgent> agent() const {
+    return std::make_unique<SearchAgent>(policy, policy, rules(), "search:test", options, counters);
+  }
+};
+
+// The engine games of one search, played to their ends.
+class Games final : public EngineDriver {
+ public:
+  explicit Games(std::vector<std::unique_ptr<EngineGame>> g) : games_(std::move(g)) {}
+  std::unique_ptr<EngineGame> next() override {
+    if (next_ == games_.size()) return nullptr;
+    return std::move(games_[next_++]);
+  }
+  void finished(std::unique_ptr<EngineGame>) override {}
+
+ private:
+  std::vector<std::unique_ptr<EngineGame>> games_;
+  std::size_t next_ = 0;
+};
+
+TEST(Search, ReadsNothingItsSeatCannotSee) {
+  // At decisions of a greedy game, the search from the true table and from another truth the
+  // seat cannot tell from it (its hidden tiles dealt otherwise) gives the same value to every
+  // candidate, to the last bit.
+  SearchSetup setup;
+  int compared = 0;
+  const game::GameKey key = game::game_key(game::MasterSeed{21}, 0);
+  game::Table t(rules(), key, true);
+  play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+    if (n % 11 != 0 || table.pending().size() != 1 || d.mask.count() < 2 || compared >= 6) return;
+    auto agent = setup.agent();
+    agent->start_game(d.seat, key);
+    for (const game::Event& e : table.events()) agent->observe(e);
+    std::vector<game::Action> cands;
+    for (int a = 0; a < game::kNumActions && cands.size() < 3; ++a)
+      if (d.mask.test(game::Action(a))) cands.emplace_back(a);
+    auto other = table.branch({});
+    game::Xoshiro256ss r(game::derive(key, "test", {static_cast<std::uint64_t>(n)}));
+    other->redeal_hidden(d.seat, r);
+    ASSERT_NE(hidden_state(*other), hidden_state(table));
+    std::vector<std::vector<double>> values;
+    for (const game::Table* truth : {&table, other.get()}) {
+      Search search(*truth, d.seat, *agent, cands, 7);
+      Games games(search.take_games());
+      Engine engine(EngineOptions{});
+      engine.run(games);
+      ASSERT_TRUE(search.done());
+      values.push_back(search.values());
+    }
+    EXPECT_EQ(values[0], values[1]) << "decision " << n;
+    ++compared;
+  });
+  EXPECT_EQ(compared, 6);
+}
+
+// Four games: seat 0 a search agent, the others the plain policy; every event of every game.
+std::vector<std::vector<game::Event>> play_searching(const SearchSetup& setup, int threads) {
+  const oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, ix(threads));
+  std::vector<std::vector<game::Event>> logs(4);
+  play_games(
+      rules(), 4, 4,
+      [&](std::size_t i) {
+        GameStart s;
+        s.key = game::game_key(game::MasterSeed{31}, i);
+        s.agents[0] = setup.agent();
+        for (int k = 1; k < 4; ++k) s.agents[ix(k)] = std::make_unique<ModelAgent>(setup.policy, rules(), "plain");
+        return s;
+      },
+      [&](PlayedGame g) { logs[g.index] = g.result.events; });
+  return logs;
+}
+
+TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
+  SearchSetup one;
+  const auto a = play_searching(one, 1);
+  EXPECT_GT(one.counters->searched.load(), 20);
+  EXPECT_GT(one.counters->play_outs.load(), 3 * one.counters->searched.load() * 2 - 1);
+  EXPECT_GT(one.counters->changed.load(), 0);  // the search plays something other than the argmax
+  SearchSetup two;
+  const auto b = play_searching(two, 2);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t g = 0; g < a.size(); ++g) {
+    ASSERT_FALSE(a[g].empty());
+    EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+  }
+  EXPECT_EQ(one.counters->searched.load(), two.counters->searched.load());
+  EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
+}
+
+TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
+  const SearchName s = parse_search_name("search:m.ckpt,walls=16,threshold=0.2,candidates=2,temperature=0.5,margin=0.1");
+  EXPECT_EQ(s.checkpoint, "m.ckpt");
+  EXPECT_EQ(s.options.walls, 16);
+  EXPECT_DOUBLE_EQ(s.options.threshold, 0.2);
+  EXPECT_EQ(s.options.candidates, 2);
+  EXPECT_DOUBLE_EQ(s.options.temperature, 0.5);
+  EXPECT_DOUBLE_EQ(s.options.margin, 0.1);
+  EXPECT_EQ(parse_search_name("search:a.ckpt,continuation=b.ckpt").options.continuation, "b.ckpt");
+  const auto message = [](const std::string& name) {
+    try {
+      (void)parse_search_name(name);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("search:").find("needs a checkpoint"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt,walls=0").find("walls"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt,walls=2.5").find("whole number"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt,depth=3").find("unknown option 'depth'"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt,walls").find("KEY=VALUE"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt,threshold=2").find("threshold"), std::string::npos);
+}
+
+TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {
+  std::vector<float> probs(game::kNumActions, 0.0f);
+  game::ActionMask legal;
+  for (int a : {0, 3, 5, 9}) legal.set(game::Action(a));
+  probs[0] = 0.1f;
+  probs[3] = 0.5f;
+  probs[5] = 0.35f;
+  probs[9] = 0.05f;
+  SearchOptions o;
+  o.threshold = 0.1;
+  o.candidates = 4;
+  EXPECT_EQ(search_candidates(probs.data(), legal, o),
+            (std::vector<game::Action>{game::Action(3), game::Action(5), game::Action(0)}));
+  o.candidates = 2;
+  EXPECT_EQ(search_candidates(probs.data(), legal, o), (std::vector<game::Action>{game::Action(3), game::Action(5)}));
+  o.threshold = 0.9;  // the argmax alone: no search
+  EXPECT_EQ(search_candidates(probs.data(), legal, o), (std::vector<game::Action>{game::Action(3)}));
+}
+
+}  // namespace
+}  // namespace hydra::selfplay

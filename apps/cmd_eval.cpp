@@ -74,7 +74,8 @@ void register_eval(CLI::App& app) {
   auto f = std::make_shared<EvalFlags>();
   CLI::App* cmd = app.add_subcommand("eval", "1v3 duplicate evaluation of a challenger against a champion");
   cmd->add_option("--challenger", f->eval.challenger,
-                  "the agent under test: bot:greedy, bot:random, bot:tsumogiri, a checkpoint file, or an external "
+                  "the agent under test: bot:greedy, bot:random, bot:tsumogiri, a checkpoint file, a search over one "
+                  "('search:CKPT[:walls=8:threshold=0.1:...]', docs/EVAL.md), or an external "
                   "mjai bot: 'mjai:COMMAND' (classic protocol) or 'mjai.app:COMMAND' ({seat} is replaced by the seat)")
       ->required();
   cmd->add_option("--champion", f->eval.champion, "the agent in the other three seats")->required();

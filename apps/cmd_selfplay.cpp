@@ -202,7 +202,8 @@ void register_selfplay(CLI::App& app) {
   auto opts = std::make_shared<SelfplayOptions>();
   CLI::App* cmd = app.add_subcommand("selfplay", "play games between agents and write gzipped mjai logs and stats");
   cmd->add_option("--agents", opts->agents,
-                  "four agents in seat order: bot:random, bot:tsumogiri, bot:greedy, checkpoint files or external mjai "
+                  "four agents in seat order: bot:random, bot:tsumogiri, bot:greedy, checkpoint files, searches "
+                  "(search:CKPT[:KEY=VALUE...]) or external mjai "
                   "bots (mjai:COMMAND, mjai.app:COMMAND; a command must not contain a comma here)")
       ->capture_default_str();
   cmd->add_option("--model", opts->model, "a checkpoint file playing all four seats (instead of --agents)");

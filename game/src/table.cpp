@@ -3,11 +3,13 @@
 #include "hydra/game/table.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
+#include "hydra/game/agari.hpp"
 
 namespace hydra::game {
 namespace {
@@ -46,6 +48,66 @@ Table::Table(const TableRules& rules, const GameKey& key, bool record, EventHook
   start(record);
 }
 
+namespace {
+
+// A tenpai hand of `size` (3n + 1) closed tiles from kinds counted in `counts`: n random sets
+// (each triplet or run the counts allow equally likely) and a random pair, less one random tile,
+// whose waits miss every kind in `safe` (a riichi seat's own discards: it could not ron on
+// them). Its kind counts, or none when `tries` attempts failed.
+std::optional<TileCounts> tenpai_hand(const TileCounts& counts, int size, TileMask safe, Xoshiro256ss& rng) {
+  constexpr int kTries = 64;
+  const int sets = (size - 1) / 3;
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    TileCounts left = counts;
+    TileCounts hand{};
+    const auto take = [&](int t, int n) {
+      left[ix(t)] = static_cast<std::uint8_t>(left[ix(t)] - n);
+      hand[ix(t)] = static_cast<std::uint8_t>(hand[ix(t)] + n);
+    };
+    bool ok = true;
+    for (int k = 0; k < sets && ok; ++k) {
+      std::array<int, 2 * kNumTileTypes> options{};  // t: triplet of t; kNumTileTypes + t: run from t
+      std::uint32_t n = 0;
+      for (int t = 0; t < kNumTileTypes; ++t) {
+        if (left[ix(t)] >= 3) options[n++] = t;
+        if (t < 27 && t % 9 <= 6 && left[ix(t)] > 0 && left[ix(t + 1)] > 0 && left[ix(t + 2)] > 0)
+          options[n++] = kNumTileTypes + t;
+      }
+      if (n == 0) {
+        ok = false;
+        break;
+      }
+      const int o = options[rng.below(n)];
+      if (o < kNumTileTypes) {
+        take(o, 3);
+      } else {
+        for (int d = 0; d < 3; ++d) take(o - kNumTileTypes + d, 1);
+      }
+    }
+    if (!ok) continue;
+    std::array<int, kNumTileTypes> pairs{};
+    std::uint32_t np = 0;
+    for (int t = 0; t < kNumTileTypes; ++t)
+      if (left[ix(t)] >= 2) pairs[np++] = t;
+    if (np == 0) continue;
+    take(pairs[rng.below(np)], 2);
+    // One of the 3n + 2 tiles leaves, each equally likely.
+    std::uint32_t drop = rng.below(static_cast<std::uint32_t>(size + 1));
+    for (int t = 0; t < kNumTileTypes; ++t) {
+      if (drop < hand[ix(t)]) {
+        --hand[ix(t)];
+        break;
+      }
+      drop -= hand[ix(t)];
+    }
+    const TileMask waits = winning_tiles(hand);
+    if (!waits.empty() && (waits.bits() & safe.bits()) == 0) return hand;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::unique_ptr<Table> Table::branch(EventHook on_event) const {
   std::unique_ptr<Table> t(new Table(*this));
   for (PlayerView& v : t->views_) v.rebind_rules(t->rules_);
@@ -70,15 +132,44 @@ void Table::redeal_hidden(Seat seat, Xoshiro256ss& rng) {
     for (Pai p : closed_tiles(views_[o].hand())) pool[n++] = p;
     held[o] = views_[o].hand().closed_size();
   }
-  const std::span<Pai> tiles(pool.data(), n);
-  std::sort(tiles.begin(), tiles.end(), [](Pai a, Pai b) { return a.index() < b.index(); });
-  shuffle(tiles, rng);
+  const std::span<Pai> sorted(pool.data(), n);
+  std::sort(sorted.begin(), sorted.end(), [](Pai a, Pai b) { return a.index() < b.index(); });
+  shuffle(sorted, rng);
+  std::vector<Pai> tiles(sorted.begin(), sorted.end());
+  // A seat in riichi is tenpai, and not on its own discards: its hand is built so (when the
+  // pool allows), its tiles the first copies of their kinds in the shuffled order.
+  SeatArray<std::vector<Pai>> dealt;
+  for (int k = 1; k < kNumSeats; ++k) {
+    const Seat o = seat.next(k);
+    if (!views_[seat].riichi_declared(o)) continue;
+    TileCounts counts{};
+    for (Pai p : tiles) ++counts[ix(p.type().index())];
+    TileMask safe;
+    for (const RiverTile& r : views_[seat].river(o)) safe.insert(r.pai.type());
+    const auto hand = tenpai_hand(counts, held[o], safe, rng);
+    if (!hand) continue;
+    TileCounts want = *hand;
+    std::vector<Pai> rest;
+    for (Pai p : tiles) {
+      auto& w = want[ix(p.type().index())];
+      if (w > 0) {
+        --w;
+        dealt[o].push_back(p);
+      } else {
+        rest.push_back(p);
+      }
+    }
+    tiles = std::move(rest);
+  }
   std::size_t next = 0;
   for (int k = 1; k < kNumSeats; ++k) {
     const Seat o = seat.next(k);
-    views_[o].replace_closed(std::vector<Pai>(tiles.begin() + static_cast<std::ptrdiff_t>(next),
-                                              tiles.begin() + static_cast<std::ptrdiff_t>(next + ix(held[o]))));
-    next += ix(held[o]);
+    if (dealt[o].empty()) {
+      dealt[o].assign(tiles.begin() + static_cast<std::ptrdiff_t>(next),
+                      tiles.begin() + static_cast<std::ptrdiff_t>(next + ix(held[o])));
+      next += ix(held[o]);
+    }
+    views_[o].replace_closed(dealt[o]);
   }
   // Wall ids: the k-th plain copy of a kind gets that kind's k-th id, skipping the red five's id
   // (4 x the kind: 16, 52, 88) under red-five rules; a red five gets its own.

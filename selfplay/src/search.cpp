@@ -42,12 +42,12 @@ SearchName parse_search_name(std::string_view name) {
   if (!is_search_name(name)) throw Error("'" + std::string(name) + "' is not a search agent (search:CHECKPOINT)");
   std::string_view rest = name.substr(kSearchPrefix.size());
   SearchName out;
-  const auto comma = rest.find(',');
-  out.checkpoint = std::string(rest.substr(0, comma));
+  const auto colon = rest.find(':');
+  out.checkpoint = std::string(rest.substr(0, colon));
   if (out.checkpoint.empty()) throw Error("'" + std::string(name) + "': search:CHECKPOINT needs a checkpoint");
-  std::string_view opts = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  std::string_view opts = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
   while (!opts.empty()) {
-    const auto next = opts.find(',');
+    const auto next = opts.find(':');
     const std::string_view item = opts.substr(0, next);
     opts = next == std::string_view::npos ? std::string_view() : opts.substr(next + 1);
     const auto eq = item.find('=');
@@ -69,12 +69,15 @@ SearchName parse_search_name(std::string_view name) {
         throw Error("'" + std::string(name) + "': option temperature must be >= 0, got '" + std::string(value) + "'");
     } else if (key == "margin") {
       o.margin = parse_number(name, key, value);
+    } else if (key == "sigmas") {
+      o.sigmas = parse_number(name, key, value);
+      if (o.sigmas < 0) throw Error("'" + std::string(name) + "': option sigmas must be >= 0, got '" + std::string(value) + "'");
     } else if (key == "continuation") {
       if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
       o.continuation = std::string(value);
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
-                  "' (known: walls, threshold, candidates, continuation, temperature, margin)");
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas)");
     }
   }
   return out;
@@ -122,6 +125,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       start_scores_(table.scores()),
       candidates_(std::move(candidates)),
       margin_(agent.options().margin),
+      sigmas_(agent.options().sigmas),
       walls_(agent.options().walls) {
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   const SearchOptions& o = agent.options();
@@ -175,10 +179,30 @@ std::vector<double> Search::values() const {
 
 game::Action Search::best() const {
   const std::vector<double> v = values();
+  // Each candidate against the argmax, paired by deal: the mean gain and its standard error.
+  const auto s = ix(seat_.index());
+  const auto reward = [&](std::size_t k, int w) {
+    const PlayOutEnd& e = ends_[k * ix(walls_) + ix(w)];
+    double r = (e.scores[s] - start_scores_[s]) / kRewardScale;
+    if (!e.next) r += kPlacementReward[ix(game::ranks(e.scores)[s])];
+    return r;
+  };
   std::size_t best = 0;
-  for (std::size_t k = 1; k < v.size(); ++k)
-    if (v[k] > v[best]) best = k;
-  return v[best] - v[0] > margin_ ? candidates_[best] : candidates_[0];
+  double best_gain = 0;
+  for (std::size_t k = 1; k < v.size(); ++k) {
+    const double gain = v[k] - v[0];
+    double var = 0;
+    for (int w = 0; w < walls_; ++w) {
+      const double d = reward(k, w) - reward(0, w) - gain;
+      var += d * d;
+    }
+    const double se = walls_ > 1 ? std::sqrt(var / (walls_ - 1) / walls_) : 0.0;
+    if (gain > margin_ + sigmas_ * se && gain > best_gain) {
+      best = k;
+      best_gain = gain;
+    }
+  }
+  return candidates_[best];
 }
 
 std::int64_t Search::play_out_decisions() const {

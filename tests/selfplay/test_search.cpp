@@ -96,7 +96,7 @@ void play_greedy(game::Table& t, const game::GameKey& key, F at) {
 }
 
 TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
-  int checked = 0, responses = 0;
+  int checked = 0, responses = 0, riichi = 0;
   for (std::uint64_t g = 0; g < 6; ++g) {
     const game::GameKey key = game::game_key(game::MasterSeed{5}, g);
     game::Table t(rules(), key, false);
@@ -119,6 +119,15 @@ TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
       a->redeal_hidden(s, r1);
       b->redeal_hidden(s, r2);
       ASSERT_EQ(hidden_state(*a), hidden_state(*b)) << "game " << g << " decision " << n;
+      // A seat in riichi is dealt a tenpai hand, not waiting on its own discards.
+      for (int o = 0; o < 4; ++o) {
+        const game::Seat os(o);
+        if (os == s || !table.view(s).riichi_declared(os)) continue;
+        const game::PlayerView& v = a->view(os);
+        ASSERT_TRUE(v.tenpai()) << game::to_string(v.hand());
+        for (const game::RiverTile& r : v.river(os)) EXPECT_FALSE(v.waits().contains(r.pai.type()));
+        ++riichi;
+      }
       ASSERT_EQ(public_state(*a, s, true), public_state(table, s, true));
       bool pending_for_s = false;
       for (const game::Decision& p : a->pending()) pending_for_s = pending_for_s || (p.seat == s && p.mask == d.mask);
@@ -129,6 +138,7 @@ TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
   }
   EXPECT_GT(checked, 100);
   EXPECT_GT(responses, 0);  // some decisions had other seats pending, asked again from their new hands
+  EXPECT_GT(riichi, 10);
 }
 
 TEST(Redeal, AGameDealtAgainAtAnyDecisionPlaysOnToItsEnd) {
@@ -253,14 +263,15 @@ TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
 }
 
 TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
-  const SearchName s = parse_search_name("search:m.ckpt,walls=16,threshold=0.2,candidates=2,temperature=0.5,margin=0.1");
+  const SearchName s = parse_search_name("search:m.ckpt:walls=16:threshold=0.2:candidates=2:temperature=0.5:margin=0.1:sigmas=2");
   EXPECT_EQ(s.checkpoint, "m.ckpt");
   EXPECT_EQ(s.options.walls, 16);
   EXPECT_DOUBLE_EQ(s.options.threshold, 0.2);
   EXPECT_EQ(s.options.candidates, 2);
   EXPECT_DOUBLE_EQ(s.options.temperature, 0.5);
   EXPECT_DOUBLE_EQ(s.options.margin, 0.1);
-  EXPECT_EQ(parse_search_name("search:a.ckpt,continuation=b.ckpt").options.continuation, "b.ckpt");
+  EXPECT_DOUBLE_EQ(s.options.sigmas, 2.0);
+  EXPECT_EQ(parse_search_name("search:a.ckpt:continuation=b.ckpt").options.continuation, "b.ckpt");
   const auto message = [](const std::string& name) {
     try {
       (void)parse_search_name(name);
@@ -270,11 +281,11 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
     return std::string("no error");
   };
   EXPECT_NE(message("search:").find("needs a checkpoint"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt,walls=0").find("walls"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt,walls=2.5").find("whole number"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt,depth=3").find("unknown option 'depth'"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt,walls").find("KEY=VALUE"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt,threshold=2").find("threshold"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:walls=0").find("walls"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:walls=2.5").find("whole number"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:depth=3").find("unknown option 'depth'"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:walls").find("KEY=VALUE"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:threshold=2").find("threshold"), std::string::npos);
 }
 
 TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {

@@ -69,11 +69,12 @@ class Table {
   // (docs/EVAL.md "Search"): the other seats' closed tiles and the wall's unseen tiles
   // (shuffle_unseen's) are pooled, put in a fixed order and shuffled with `rng`, then dealt back
   // in the same numbers: each other seat as many closed tiles as it held (its melds, river and
-  // every public fact stay; PlayerView::replace_closed), the wall its unseen positions. The
-  // result depends only on what `seat` sees and on `rng`, never on where the hidden tiles were:
-  // every deal consistent with the seat's view is equally likely (no weighting by what the
-  // others did; a riichi seat may get a hand that is not tenpai). Decisions pending for the
-  // other seats (calls and wins on a discard) are asked again from their new hands.
+  // every public fact stay; PlayerView::replace_closed), the wall its unseen positions. A seat
+  // in riichi gets a tenpai hand that does not wait on its own discards (random sets and a pair
+  // less one tile, when the pool allows; else like the others); the others' hands are uniform.
+  // The result depends only on what `seat` sees and on `rng`, never on where the hidden tiles
+  // were. Decisions pending for the other seats (calls and wins on a discard) are asked again
+  // from their new hands.
   void redeal_hidden(Seat seat, Xoshiro256ss& rng);
 
   bool done() const { return state_ == State::game_over; }

@@ -1,6 +1,6 @@
 #pragma once
 
-// Search at decision time (docs/EVAL.md "Search"): the agent `search:CKPT[,KEY=VALUE...]`.
+// Search at decision time (docs/EVAL.md "Search"): the agent `search:CKPT[:KEY=VALUE...]`.
 //
 // At each of its decisions the agent evaluates the checkpoint's policy as a model agent would.
 // When more than one action is likely (probability >= `threshold`, the `candidates` most likely
@@ -8,20 +8,22 @@
 // see (Table::redeal_hidden: the other hands and the wall dealt again, uniformly among the deals
 // consistent with its view), every seat of every play-out played by the continuation network
 // (argmax, or sampled at `temperature`) to the end of the kyoku. All candidates share the deals
-// (common random numbers). It plays the candidate whose mean reward is highest - the seat's score
-// change / 10,000 plus, when the game ends, the placement points of rewards.hpp - unless it beats
-// the argmax's by no more than `margin`; then the argmax. One decision's play-outs are engine games
+// (common random numbers). A candidate's reward on a deal is the seat's score change / 10,000
+// plus, when the game ends, the placement points of rewards.hpp; its gain is its mean reward less
+// the argmax's, paired by deal. It plays the candidate of highest gain among those whose gain
+// exceeds `margin` plus `sigmas` standard errors of the paired differences; else the argmax. One decision's play-outs are engine games
 // (play_out_game.hpp) spawned by the deciding game, which defers the decision until they end, so
 // their passes are batched with every other game's; a search is a function of the seat's view,
 // the game key and the decision's index, whatever the thread count.
 //
-// Options (comma-separated after the path; a path with a comma cannot be searched):
+// Options (each after a colon, following the path; a path with a colon cannot be searched):
 //   walls=N (8)            deals per candidate
 //   threshold=P (0.1)      the probability a candidate needs
 //   candidates=K (4)       at most this many candidates
 //   continuation=CKPT      who plays the play-outs (default: CKPT)
 //   temperature=T (0)      of the continuation; 0 = argmax
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
+//   sigmas=S (1)           and by how many standard errors of its paired gain
 // A search runs where the engine holds the table: `hydra eval` and `hydra selfplay`.
 
 #include <atomic>
@@ -49,6 +51,7 @@ struct SearchOptions {
   std::string continuation;  // empty: the searched checkpoint
   double temperature = 0;
   double margin = 0;
+  double sigmas = 1;
 };
 
 struct SearchName {
@@ -57,7 +60,7 @@ struct SearchName {
 };
 
 bool is_search_name(std::string_view name);
-// Parses "search:CKPT[,KEY=VALUE...]"; throws hydra::Error naming the bad option.
+// Parses "search:CKPT[:KEY=VALUE...]"; throws hydra::Error naming the bad option.
 SearchName parse_search_name(std::string_view name);
 
 // What the searches of one agent name did, summed over its games (thread-safe).
@@ -132,6 +135,7 @@ class Search {
   game::Scores start_scores_{};
   std::vector<game::Action> candidates_;
   double margin_ = 0;
+  double sigmas_ = 0;
   int walls_ = 0;
   std::vector<PlayOutEnd> ends_;  // candidate-major: ends_[k * walls + w]
   std::atomic<int> outstanding_{0};

@@ -161,22 +161,56 @@ void Table::redeal_hidden(Seat seat, Xoshiro256ss& rng) {
     }
     tiles = std::move(rest);
   }
-  std::size_t next = 0;
+  // The others: a hand that was drawn and kept on purpose for as many turns as the seat has
+  // discarded is nearer to winning than a uniform deal. Of 1 + discards / 2 uniform draws from
+  // the pool the seat gets the one of lowest shanten (the first on ties): one draw before its
+  // first discard, the deal's own distribution.
   for (int k = 1; k < kNumSeats; ++k) {
     const Seat o = seat.next(k);
-    if (dealt[o].empty()) {
-      dealt[o].assign(tiles.begin() + static_cast<std::ptrdiff_t>(next),
-                      tiles.begin() + static_cast<std::ptrdiff_t>(next + ix(held[o])));
-      next += ix(held[o]);
+    if (!dealt[o].empty()) {  // in riichi, dealt above
+      views_[o].replace_closed(dealt[o]);
+      continue;
     }
+    const std::size_t need = ix(held[o]);
+    const int tries = 1 + static_cast<int>(views_[seat].river(o).size()) / 2;
+    std::vector<std::size_t> pick(tiles.size()), best;
+    int best_shanten = 99;
+    for (int t = 0; t < tries; ++t) {
+      for (std::size_t i = 0; i < pick.size(); ++i) pick[i] = i;
+      TileCounts c{};
+      for (std::size_t i = 0; i < need; ++i) {  // a partial Fisher-Yates draw of `need` tiles
+        const std::size_t j = i + rng.below(static_cast<std::uint32_t>(pick.size() - i));
+        std::swap(pick[i], pick[j]);
+        ++c[ix(tiles[pick[i]].type().index())];
+      }
+      const int sh = shanten_best(c);
+      if (sh < best_shanten) {
+        best_shanten = sh;
+        best.assign(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(need));
+      }
+    }
+    std::sort(best.begin(), best.end());
+    std::vector<Pai> rest;
+    std::size_t b = 0;
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+      if (b < best.size() && best[b] == i) {
+        dealt[o].push_back(tiles[i]);
+        ++b;
+      } else {
+        rest.push_back(tiles[i]);
+      }
+    }
+    tiles = std::move(rest);
     views_[o].replace_closed(dealt[o]);
   }
+  HYDRA_CHECK(tiles.size() == ix(wall_n), "Table::redeal_hidden: the pool does not refill the wall");
+  shuffle(std::span<Pai>(tiles.data(), tiles.size()), rng);  // the wall: what is left, in a fresh order
   // Wall ids: the k-th plain copy of a kind gets that kind's k-th id, skipping the red five's id
   // (4 x the kind: 16, 52, 88) under red-five rules; a red five gets its own.
   std::array<int, Pai::kUnknown + 1> used{};
   std::array<Tile, kNumTiles> rest{};
   for (int k = 0; k < wall_n; ++k) {
-    const Pai p = tiles[next + ix(k)];
+    const Pai p = tiles[ix(k)];
     const int type = p.type().index();
     int id = 4 * type;
     if (!p.is_red()) id += used[ix(p.index())]++ + (rules_.red_fives && p.type().is_five() ? 1 : 0);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <array>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "hydra/common/index.hpp"
 #include "hydra/game/event.hpp"
 #include "hydra/game/rules.hpp"
+#include "hydra/game/shanten.hpp"
 #include "hydra/game/table.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/engine.hpp"
@@ -96,7 +98,8 @@ void play_greedy(game::Table& t, const game::GameKey& key, F at) {
 }
 
 TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
-  int checked = 0, responses = 0, riichi = 0;
+  int checked = 0, responses = 0, riichi = 0, late = 0;
+  double dealt_shanten = 0, uniform_shanten = 0;
   for (std::uint64_t g = 0; g < 6; ++g) {
     const game::GameKey key = game::game_key(game::MasterSeed{5}, g);
     game::Table t(rules(), key, false);
@@ -119,6 +122,25 @@ TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
       a->redeal_hidden(s, r1);
       b->redeal_hidden(s, r2);
       ASSERT_EQ(hidden_state(*a), hidden_state(*b)) << "game " << g << " decision " << n;
+      // A seat that has discarded 8 or more times gets a hand nearer to winning than a uniform
+      // draw of as many tiles from the same pool (drawn here).
+      const std::vector<int> pool = unseen_counts(table, s);
+      for (int o = 0; o < 4; ++o) {
+        const game::Seat os(o);
+        if (os == s || table.view(s).riichi_declared(os) || table.view(s).river(os).size() < 8) continue;
+        const game::Hand& h = a->view(os).hand();
+        std::vector<int> tiles;
+        for (int kind = 0; kind < 38; ++kind)
+          for (int c = 0; c < pool[ix(kind)]; ++c) tiles.push_back(kind);
+        game::Xoshiro256ss u(game::derive(key, "test", {static_cast<std::uint64_t>(n), 2, static_cast<std::uint64_t>(o)}));
+        game::shuffle(std::span<int>(tiles), u);
+        game::TileCounts c{};
+        for (int i = 0; i < h.closed_size(); ++i)
+          ++c[ix(game::Pai::from_index(tiles[ix(i)]).type().index())];
+        dealt_shanten += game::shanten_best(h.closed);
+        uniform_shanten += game::shanten_best(c);
+        ++late;
+      }
       // A seat in riichi is dealt a tenpai hand, not waiting on its own discards.
       for (int o = 0; o < 4; ++o) {
         const game::Seat os(o);
@@ -139,6 +161,8 @@ TEST(Redeal, DependsOnlyOnWhatTheSeatSeesAndKeepsEveryPublicFact) {
   EXPECT_GT(checked, 100);
   EXPECT_GT(responses, 0);  // some decisions had other seats pending, asked again from their new hands
   EXPECT_GT(riichi, 10);
+  ASSERT_GT(late, 50);
+  EXPECT_LT(dealt_shanten / late, uniform_shanten / late - 0.3) << late << " hands";
 }
 
 TEST(Redeal, AGameDealtAgainAtAnyDecisionPlaysOnToItsEnd) {

@@ -71,7 +71,9 @@ class Table {
   // in the same numbers: each other seat as many closed tiles as it held (its melds, river and
   // every public fact stay; PlayerView::replace_closed), the wall its unseen positions. A seat
   // in riichi gets a tenpai hand that does not wait on its own discards (random sets and a pair
-  // less one tile, when the pool allows; else like the others); the others' hands are uniform.
+  // less one tile, when the pool allows; else like the others). Another seat's hand was kept on
+  // purpose for as many turns as it discarded: it gets the lowest-shanten of 1 + discards / 2
+  // uniform draws. The wall takes the rest in a fresh order.
   // The result depends only on what `seat` sees and on `rng`, never on where the hidden tiles
   // were. Decisions pending for the other seats (calls and wins on a discard) are asked again
   // from their new hands.

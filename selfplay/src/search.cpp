@@ -161,17 +161,19 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   }
 }
 
+double Search::reward(std::size_t k, int w) const {
+  const PlayOutEnd& e = ends_[k * ix(walls_) + ix(w)];
+  const auto s = ix(seat_.index());
+  double r = (e.scores[s] - start_scores_[s]) / kRewardScale;
+  if (!e.next) r += kPlacementReward[ix(game::ranks(e.scores)[s])];
+  return r;
+}
+
 std::vector<double> Search::values() const {
   HYDRA_CHECK(done(), "Search::values before its play-outs ended");
   std::vector<double> v(candidates_.size(), 0.0);
-  const auto s = ix(seat_.index());
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
-    for (int w = 0; w < walls_; ++w) {
-      const PlayOutEnd& e = ends_[k * ix(walls_) + ix(w)];
-      double r = (e.scores[s] - start_scores_[s]) / kRewardScale;
-      if (!e.next) r += kPlacementReward[ix(game::ranks(e.scores)[s])];
-      v[k] += r;
-    }
+    for (int w = 0; w < walls_; ++w) v[k] += reward(k, w);
     v[k] /= walls_;
   }
   return v;
@@ -180,13 +182,6 @@ std::vector<double> Search::values() const {
 game::Action Search::best() const {
   const std::vector<double> v = values();
   // Each candidate against the argmax, paired by deal: the mean gain and its standard error.
-  const auto s = ix(seat_.index());
-  const auto reward = [&](std::size_t k, int w) {
-    const PlayOutEnd& e = ends_[k * ix(walls_) + ix(w)];
-    double r = (e.scores[s] - start_scores_[s]) / kRewardScale;
-    if (!e.next) r += kPlacementReward[ix(game::ranks(e.scores)[s])];
-    return r;
-  };
   std::size_t best = 0;
   double best_gain = 0;
   for (std::size_t k = 1; k < v.size(); ++k) {

@@ -131,6 +131,8 @@ class Search {
   std::int64_t play_out_decisions() const;
 
  private:
+  double reward(std::size_t candidate, int wall) const;  // the seat's reward on one play-out
+
   game::Seat seat_;
   game::Scores start_scores_{};
   std::vector<game::Action> candidates_;

@@ -187,18 +187,20 @@ TEST(Redeal, AGameDealtAgainAtAnyDecisionPlaysOnToItsEnd) {
   EXPECT_GT(continued, 200);
 }
 
-// A search agent and its counters over a linear test policy.
+// A search agent and its counters over a linear test policy, under `rules`.
 struct SearchSetup {
   std::shared_ptr<LinearTestPolicy> policy = std::make_shared<LinearTestPolicy>(3);
   std::shared_ptr<SearchCounters> counters = std::make_shared<SearchCounters>();
   SearchOptions options;
+  const game::TableRules* table_rules = &rules();
   SearchSetup() {
     options.walls = 2;
     options.threshold = 0.05;
     options.candidates = 2;
+    options.sigmas = 0;  // every positive gain plays: the changed decisions are exercised too
   }
   std::unique_ptr<SearchAgent> agent() const {
-    return std::make_unique<SearchAgent>(policy, policy, rules(), "search:test", options, counters);
+    return std::make_unique<SearchAgent>(policy, policy, *table_rules, "search:test", options, counters);
   }
 };
 
@@ -252,17 +254,20 @@ TEST(Search, ReadsNothingItsSeatCannotSee) {
   EXPECT_EQ(compared, 3);
 }
 
-// Two games: seat 0 a search agent, the others the plain policy; every event of every game.
-std::vector<std::vector<game::Event>> play_searching(const SearchSetup& setup, int threads) {
+// Eight one-kyoku games: seat 0 a search agent, the others the plain policy; every event of every
+// game. (One kyoku each keeps the threaded test short under TSan.)
+std::vector<std::vector<game::Event>> play_searching(SearchSetup& setup, int threads) {
   const oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, ix(threads));
-  std::vector<std::vector<game::Event>> logs(2);
+  const game::TableRules& kyoku = game::table_rules("tenhou-kyoku");
+  setup.table_rules = &kyoku;
+  std::vector<std::vector<game::Event>> logs(8);
   play_games(
-      rules(), 2, 2,
+      kyoku, 8, 8,
       [&](std::size_t i) {
         GameStart s;
         s.key = game::game_key(game::MasterSeed{31}, i);
         s.agents[0] = setup.agent();
-        for (int k = 1; k < 4; ++k) s.agents[ix(k)] = std::make_unique<ModelAgent>(setup.policy, rules(), "plain");
+        for (int k = 1; k < 4; ++k) s.agents[ix(k)] = std::make_unique<ModelAgent>(setup.policy, kyoku, "plain");
         return s;
       },
       [&](PlayedGame g) { logs[g.index] = g.result.events; });

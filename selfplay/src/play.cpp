@@ -91,7 +91,7 @@ class AgentGame final : public EngineGame {
     SearchCounters& c = searchers_[d.seat]->counters();
     c.searched.fetch_add(1, std::memory_order_relaxed);
     if (a != search->candidates().front()) c.changed.fetch_add(1, std::memory_order_relaxed);
-    c.play_outs.fetch_add(static_cast<std::int64_t>(search->values().size()) * searchers_[d.seat]->options().walls,
+    c.play_outs.fetch_add(static_cast<std::int64_t>(search->candidates().size()) * searchers_[d.seat]->options().walls,
                           std::memory_order_relaxed);
     c.play_out_decisions.fetch_add(search->play_out_decisions(), std::memory_order_relaxed);
     search.reset();

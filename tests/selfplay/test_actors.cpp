@@ -25,6 +25,7 @@
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/policy.hpp"
 #include "hydra/selfplay/rollout.hpp"
+#include "stored_probs.hpp"
 #include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
@@ -411,12 +412,8 @@ TEST(Actors, PlayOutsOfEveryLikelyActionAgreeWithThoseOfTheActionPlayed) {
 
   // The policy's probabilities at every stored decision (the actors evaluated these very
   // observations), tempered as the actors sample (T = 1 here).
-  std::vector<float> obs(r.obs.size());
-  from_half(r.obs.data(), obs.data(), obs.size());
-  std::vector<float> probs(r.size() * kActions), value(r.size());
-  const auto legal = r.legal_masks();
-  LinearTestPolicy(1, 1).evaluate(PolicyBatch{obs.data(), r.context.data(), legal.data(), static_cast<int>(r.size())},
-                                  PolicyOutput{probs.data(), value.data()});
+  LinearTestPolicy policy(1, 1);
+  const std::vector<float> probs = hydra::testing::stored_probs(r, policy);
   std::int64_t agree = 0, several = 0;
   for (std::size_t i = 0; i < r.size(); ++i) {
     if (!r.paired[i]) {

@@ -34,6 +34,7 @@
 #include "hydra/selfplay/play_out_game.hpp"
 #include "hydra/selfplay/policy.hpp"
 #include "hydra/selfplay/rollout.hpp"
+#include "stored_probs.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -324,12 +325,8 @@ TEST(ActorsNetworkPlayOuts, OnlyUnsureDecisionsArePlayedOut) {
   const Collected unsure = collect(1, "snapshot", true, nullptr, true, kUnsure);
   const Rollout& r = unsure.rollout;
   ASSERT_TRUE(same_games(all.rollout, r));
-  std::vector<float> obs(r.obs.size());
-  from_half(r.obs.data(), obs.data(), obs.size());
-  std::vector<float> probs(r.size() * kActions), value(r.size());
-  const auto legal = r.legal_masks();
-  LinearTestPolicy(1, 1).evaluate(PolicyBatch{obs.data(), r.context.data(), legal.data(), static_cast<int>(r.size())},
-                                  PolicyOutput{probs.data(), value.data()});
+  LinearTestPolicy policy(1, 1);
+  const std::vector<float> probs = hydra::testing::stored_probs(r, policy);
   std::int64_t skipped = 0;
   for (std::size_t i = 0; i < r.size(); ++i) {
     float top = 0;

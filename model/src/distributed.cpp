@@ -1,11 +1,16 @@
 #include "hydra/model/distributed.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include <torch/torch.h>
@@ -74,16 +79,139 @@ int local_gpu(const DistEnv& env) { return env.local_rank % static_cast<int>(tor
 bool gloo_available() { return HYDRA_WITH_GLOO != 0; }
 bool nccl_available() { return HYDRA_WITH_NCCL != 0; }
 
+FaultPlan FaultPlan::parse(const char* text) {
+  FaultPlan plan;
+  if (text == nullptr || *text == '\0') return plan;
+  const std::string s(text);
+  const auto bad = [&s]() {
+    return Error("distributed: HYDRA_FAULT='" + s +
+                 "' is not RANK:all_reduce:N:KILL or RANK:all_reduce:N:STOP (a rank, the N-th gradient sum, a signal)");
+  };
+  std::vector<std::string> parts;
+  std::size_t from = 0;
+  for (std::size_t at = s.find(':'); ; at = s.find(':', from)) {
+    parts.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    if (at == std::string::npos) break;
+    from = at + 1;
+  }
+  if (parts.size() != 4 || parts[1] != "all_reduce" || (parts[3] != "KILL" && parts[3] != "STOP")) throw bad();
+  for (const int i : {0, 2}) {
+    if (parts[ix(i)].empty() || parts[ix(i)].size() > 9 ||
+        parts[ix(i)].find_first_not_of("0123456789") != std::string::npos)
+      throw bad();
+  }
+  plan.rank = std::stoi(parts[0]);
+  plan.nth = std::stoi(parts[2]);
+  if (plan.nth < 1) throw bad();
+  plan.signal = parts[3] == "KILL" ? SIGKILL : SIGSTOP;
+  return plan;
+}
+
 #if HYDRA_WITH_GLOO || HYDRA_WITH_NCCL
+
+namespace {
+
+constexpr auto kBeat = std::chrono::milliseconds(500);   // how often a rank says it is alive
+constexpr auto kSilence = std::chrono::seconds(4);       // a rank silent this long stopped answering
+constexpr auto kBeatStoreTimeout = std::chrono::seconds(5);
+
+std::string beat_key(int rank) { return "hydra/alive/" + std::to_string(rank); }
+
+}  // namespace
+
+// Every rank counts up a key of the rendezvous store twice a second on a connection of its own
+// (c10d's TCPStore: nothing home-made on the wire). When a collective fails, a rank reads every
+// other rank's count twice, kSilence apart: a rank whose count did not move died or was stopped,
+// and the error names it; a store that cannot be reached names rank 0, which hosts it.
+class Liveness {
+ public:
+  Liveness(const DistEnv& env) : rank_(env.rank), size_(env.world_size) {
+    c10d::TCPStoreOptions opts;
+    opts.port = static_cast<std::uint16_t>(env.master_port);
+    opts.isServer = false;
+    opts.waitWorkers = false;
+    opts.timeout = kBeatStoreTimeout;
+    client_ = c10::make_intrusive<c10d::TCPStore>(env.master_addr, opts);
+    thread_ = std::thread([this] { run(); });
+  }
+  ~Liveness() {
+    {
+      const std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  Liveness(const Liveness&) = delete;
+  Liveness& operator=(const Liveness&) = delete;
+
+  // Which ranks stopped answering, as a sentence for an error; blocks for kSilence.
+  std::string who_stopped() {
+    try {
+      const auto before = counts();
+      std::this_thread::sleep_for(kSilence);
+      const auto after = counts();
+      std::vector<int> silent;
+      for (int r = 0; r < size_; ++r)
+        if (r != rank_ && after[ix(r)] == before[ix(r)]) silent.push_back(r);
+      const std::string of = " of " + std::to_string(size_);
+      if (silent.empty())
+        return "every other rank still answers, so one hung past the timeout or the ranks disagreed";
+      std::string names;
+      for (const int r : silent) names += (names.empty() ? "" : ", ") + std::to_string(r);
+      return (silent.size() == 1 ? "rank " : "ranks ") + names + of + " stopped answering (no heartbeat for " + std::to_string(kSilence.count()) + " s: died or stopped)";
+    } catch (const std::exception&) {
+      return "rank 0 of " + std::to_string(size_) +
+             " stopped answering (its rendezvous store cannot be reached: died or stopped)";
+    }
+  }
+
+ private:
+  std::vector<std::int64_t> counts() {
+    std::vector<std::int64_t> out(ix(size_), 0);
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) out[ix(r)] = client_->add(beat_key(r), 0);
+    return out;
+  }
+
+  void run() {
+    std::unique_lock lock(mu_);
+    while (!stop_) {
+      lock.unlock();
+      try {
+        client_->add(beat_key(rank_), 1);
+      } catch (const std::exception&) {  // the store is gone (rank 0 ended or died): nothing to tell
+        return;
+      }
+      lock.lock();
+      cv_.wait_for(lock, kBeat, [this] { return stop_; });
+    }
+  }
+
+  int rank_;
+  int size_;
+  c10::intrusive_ptr<c10d::TCPStore> client_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
 
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<c10d::Backend> group;
+  std::unique_ptr<Liveness> liveness;
+  FaultPlan fault;
+  std::atomic<int> sums{0};  // gradient sums started (for `fault`)
   // Where the backend's tensors live: NCCL moves those of its GPU, Gloo host tensors. Tensors
   // elsewhere travel through there and come back.
   torch::Device device = torch::kCPU;
 
   at::Tensor on_device(const at::Tensor& t) const { return t.device() == device ? t : t.to(device); }
+
+  // Waits for a collective; c10d's errors (a peer gone, a timeout) become one hydra::Error that
+  // names the ranks that stopped answering.
+  void finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what) const;
 };
 
 namespace {
@@ -99,17 +227,18 @@ std::string message_of(const std::exception& e) {
   return text;
 }
 
-// Waits for a collective; c10d's errors (a peer gone, a timeout) become one hydra::Error.
-void finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
+}  // namespace
+
+void ProcessGroup::Impl::finish(const c10::intrusive_ptr<c10d::Work>& work, const char* what) const {
   try {
     work->wait();
   } catch (const std::exception& e) {
-    throw Error(std::string("distributed: ") + what + " failed (a rank died, hung past the timeout or disagreed): " +
-                message_of(e));
+    const std::string cause = message_of(e);
+    throw Error(std::string("distributed: ") + what + " failed: " +
+                (liveness ? liveness->who_stopped() : std::string("a rank died, hung past the timeout or disagreed")) +
+                " (c10d: " + cause + ")");
   }
 }
-
-}  // namespace
 
 ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout)
     : impl_(std::make_unique<Impl>()), rank_(env.rank), size_(env.world_size) {
@@ -120,6 +249,7 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
                 " are; gloo needs Debian's libgloo-dev at configure time, nccl a CUDA LibTorch)");
   if (backend == "nccl" && !torch::cuda::is_available())
     throw Error("distributed: backend 'nccl' needs a CUDA device, and this machine has none (use gloo)");
+  impl_->fault = FaultPlan::parse(std::getenv("HYDRA_FAULT"));
   try {
     c10d::TCPStoreOptions opts;
     opts.port = static_cast<std::uint16_t>(env.master_port);
@@ -140,6 +270,7 @@ ProcessGroup::ProcessGroup(const DistEnv& env, const std::string& backend, std::
       impl_->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl_->store, env.rank, env.world_size, options);
 #endif
     }
+    impl_->liveness = std::make_unique<Liveness>(env);
   } catch (const std::exception& e) {
     std::string why = message_of(e);
     if (env.rank == 0 && (why.find("EADDRINUSE") != std::string::npos || why.find("address already in use") != std::string::npos))
@@ -161,7 +292,7 @@ void ProcessGroup::all_reduce_sum(const std::vector<at::Tensor>& tensors) {
     flat.reserve(index.size());
     for (const std::size_t i : index) flat.push_back(tensors[i].detach().reshape({-1}));
     std::vector<at::Tensor> buffer{impl_->on_device(torch::cat(flat))};
-    finish(impl_->group->allreduce(buffer), "all_reduce");
+    impl_->finish(impl_->group->allreduce(buffer), "all_reduce");
     std::int64_t offset = 0;
     for (const std::size_t i : index) {
       const std::int64_t n = tensors[i].numel();
@@ -175,6 +306,7 @@ struct ProcessGroup::Pending::State {
   c10::intrusive_ptr<c10d::Work> work;
   at::Tensor target;  // the caller's tensor
   at::Tensor staged;  // what the backend reduces: the target, or its copy on the backend's device
+  const ProcessGroup::Impl* impl = nullptr;
 };
 
 ProcessGroup::Pending ProcessGroup::all_reduce_sum_async(const at::Tensor& tensor) {
@@ -185,13 +317,15 @@ ProcessGroup::Pending ProcessGroup::all_reduce_sum_async(const at::Tensor& tenso
   p.state_->staged = impl_->on_device(p.state_->target);
   std::vector<at::Tensor> buffer{p.state_->staged};
   p.state_->work = impl_->group->allreduce(buffer);
+  p.state_->impl = impl_.get();
+  if (impl_->fault.rank == rank_ && ++impl_->sums == impl_->fault.nth) std::raise(impl_->fault.signal);
   return p;
 }
 
 void ProcessGroup::Pending::wait() {
   if (!state_) return;
   const auto state = std::move(state_);
-  finish(state->work, "all_reduce");
+  state->impl->finish(state->work, "all_reduce");
   if (!state->staged.is_same(state->target)) state->target.copy_(state->staged);
 }
 
@@ -208,7 +342,7 @@ void ProcessGroup::broadcast(const std::vector<at::Tensor>& tensors, int root) {
     std::vector<at::Tensor> one{impl_->on_device(t.detach())};
     c10d::BroadcastOptions opts;
     opts.rootRank = root;
-    finish(impl_->group->broadcast(one, opts), "broadcast");
+    impl_->finish(impl_->group->broadcast(one, opts), "broadcast");
     if (one[0].device() != t.device()) t.detach().copy_(one[0]);
   }
 }
@@ -217,7 +351,7 @@ std::vector<at::Tensor> ProcessGroup::all_gather(const at::Tensor& tensor) {
   std::vector<at::Tensor> in{impl_->on_device(tensor.contiguous())};
   std::vector<std::vector<at::Tensor>> out(1);
   for (int r = 0; r < size_; ++r) out[0].push_back(torch::empty_like(in[0]));
-  finish(impl_->group->allgather(out, in), "all_gather");
+  impl_->finish(impl_->group->allgather(out, in), "all_gather");
   if (in[0].device() != tensor.device())
     for (auto& t : out[0]) t = t.to(tensor.device());
   return out[0];
@@ -237,7 +371,7 @@ std::vector<std::string> ProcessGroup::all_gather_bytes(const std::string& bytes
   return out;
 }
 
-void ProcessGroup::barrier() { finish(impl_->group->barrier(), "barrier"); }
+void ProcessGroup::barrier() { impl_->finish(impl_->group->barrier(), "barrier"); }
 
 #else  // neither Gloo headers nor NCCL at configure time
 

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# ranks_faults.sh HYDRA: a rank of a data-parallel run (`--nproc 2`, CPU, Gloo) stopped with
-# SIGSTOP or killed with kill -9 in the middle of the run, in train and in pretrain
-# (docs/DISTRIBUTED.md "Faults"): the launcher exits non-zero within run.dist_timeout plus its
-# 30 s grace, naming the rank, rank 0 ends with an error naming the failed collective, no
-# temporary file stays in the run directory, and the run resumes from its last checkpoint with
-# 1 rank and with 2. Pretrain needs HYDRA_TESTDATA (its part is skipped without).
+# ranks_faults.sh HYDRA [TORCHRUN]: faults of a data-parallel run (CPU, Gloo; docs/DISTRIBUTED.md
+# "Faults"), in train and in pretrain:
+#   - rank 1 killed (kill -9) or stopped (SIGSTOP) in the middle of a gradient all-reduce: it
+#     signals itself right after handing its N-th gradient sum to Gloo (HYDRA_FAULT);
+#   - rank 1 stopped from outside at whatever it is doing, once a checkpoint exists;
+#   - rank 0, which hosts the rendezvous store, killed in the middle of a gradient all-reduce;
+#   - under torchrun --no-python (TORCHRUN, the torch venv's), rank 1 killed the same way.
+# Each time the surviving rank ends with an error naming the failed collective and the rank that
+# stopped answering, within run.dist_timeout (plus the 4 s in which it reads the heartbeats); the
+# launcher ends within that plus its 30 s grace, naming the rank; no temporary file stays; and the
+# run resumes from its last checkpoint with 1 rank and with 2. Two ranks started with different
+# seeds both refuse before any step. Pretrain needs HYDRA_TESTDATA (its part is skipped without).
 set -eu
 hydra=$1
+torchrun=${2:-}
 dir=$(mktemp -d)
 pid=
 cleanup() {
@@ -35,9 +42,50 @@ if [ -n "${HYDRA_TESTDATA:-}" ] && [ -d "$HYDRA_TESTDATA/mjai" ]; then
             --set run.dist_timeout=$timeout_s --set train.log_every=1 --seed 3)
 fi
 
-# fault NAME SIGNAL COMMAND...: starts COMMAND with --nproc 2 into $dir/NAME, sends SIGNAL to
-# rank 1 once a checkpoint exists, and checks how the run ends.
-fault() {
+# ends NAME SIG RANK LAUNCHER START: checks how the run of $dir/NAME.out ended after RANK got SIG
+# at START (seconds since the epoch): within the timeout, the survivor naming the collective and
+# RANK, the launcher (hydra's --nproc or torchrun) naming RANK, no temporary file.
+ends() {
+  local name=$1 sig=$2 rank=$3 launcher=$4 start=$5 took
+  took=$(( $(date +%s) - start ))
+  [ "$took" -le $((timeout_s + 30 + 60)) ] || fail "$name: the run took ${took} s to end (run.dist_timeout $timeout_s s + 30 s grace)"
+  grep -q "hydra: error: distributed: .* failed: rank $rank of 2 stopped answering" "$dir/$name.out" ||
+    fail "$name: the surviving rank did not name the failed collective and rank $rank"
+  if [ "$launcher" = hydra ]; then
+    if [ "$sig" = STOP ]; then
+      grep -q "rank $rank of 2 still runs 30 s after rank $((1 - rank)) failed: killing it" "$dir/$name.out" ||
+        fail "$name: the stopped rank was not named"
+    fi
+    grep -q "rank $rank of 2 was killed by signal" "$dir/$name.out" || fail "$name: the launcher did not name rank $rank"
+  fi
+  no_temp_files "$dir/$name"
+  echo "ranks_faults.sh: $name: SIG$sig to rank $rank, the run ended in ${took} s"
+}
+
+# inject NAME SIG RANK N [torchrun] COMMAND...: rank RANK of a 2-rank run sends itself SIG right
+# after it started its N-th gradient sum, in the middle of the all-reduce.
+inject() {
+  local name=$1 sig=$2 rank=$3 n=$4 start
+  shift 4
+  local launch=(--nproc 2) launcher=hydra
+  if [ "$1" = torchrun ]; then launcher=torchrun; shift; fi
+  start=$(date +%s)
+  if [ "$launcher" = torchrun ]; then
+    HYDRA_FAULT=$rank:all_reduce:$n:$sig "$torchrun" --no-python --standalone --nproc-per-node 2 \
+      "$hydra" "$@" --set train.max_updates=100000 --run-dir "$dir/$name" > "$dir/$name.out" 2>&1 &
+  else
+    HYDRA_FAULT=$rank:all_reduce:$n:$sig "$hydra" "$@" --set train.max_updates=100000 --nproc 2 \
+      --run-dir "$dir/$name" > "$dir/$name.out" 2>&1 &
+  fi
+  pid=$!
+  if wait "$pid"; then pid=; fail "$name: the launcher exited 0 after rank $rank got SIG$sig"; fi
+  pid=
+  ends "$name" "$sig" "$rank" "$launcher" "$start"
+}
+
+# outside NAME SIG COMMAND...: starts COMMAND with --nproc 2 into $dir/NAME, sends SIG to rank 1
+# once a checkpoint exists, at whatever it is doing.
+outside() {
   local name=$1 sig=$2
   shift 2
   "$hydra" "$@" --set train.max_updates=100000 --nproc 2 --run-dir "$dir/$name" > "$dir/$name.out" 2>&1 &
@@ -55,20 +103,12 @@ fault() {
   done
   [ -n "$rank1" ] || fail "$name: rank 1 not found"
   kill "-$sig" "$rank1"
-  local start took
+  local start
   start=$(date +%s)
   if wait "$pid"; then pid=; fail "$name: the launcher exited 0 after rank 1 got SIG$sig"; fi
   pid=
-  took=$(( $(date +%s) - start ))
-  [ "$took" -le $((timeout_s + 30 + 60)) ] || fail "$name: the run took ${took} s to end (run.dist_timeout $timeout_s s + 30 s grace)"
-  grep -q "hydra: error: distributed: .* failed" "$dir/$name.out" || fail "$name: rank 0 did not name the failed collective"
-  if [ "$sig" = STOP ]; then
-    grep -q "rank 1 of 2 still runs 30 s after rank 0 failed: killing it" "$dir/$name.out" || fail "$name: the stopped rank was not named"
-  fi
-  grep -q "rank 1 of 2 was killed by signal" "$dir/$name.out" || fail "$name: the launcher did not name rank 1"
   if kill -0 "$rank1" 2> /dev/null; then fail "$name: rank 1 ($rank1) still exists"; fi
-  no_temp_files "$dir/$name"
-  echo "ranks_faults.sh: $name: SIG$sig to rank 1, the run ended in ${took} s"
+  ends "$name" "$sig" 1 hydra "$start"
 }
 
 # resume NAME COMMAND...: the last checkpoint resumes with 1 rank, then with 2, one update/step more each.
@@ -110,11 +150,24 @@ seeds() {  # seeds NAME SEED0 SEED1 EXPECTED (a seed "-" is none)
 seeds seeds-differ 7 8 "seed 8, rank 0 with seed 7"
 seeds seed-missing - 8 "seed 8, rank 0 with no seed"
 
-fault train-stop STOP "${train[@]}"
-resume train-stop "${train[@]}"
+# Train: a checkpoint every update, a few gradient sums each (one bucket a minibatch): the 40th
+# sum falls after the first checkpoint.
+inject train-kill KILL 1 40 "${train[@]}"
+resume train-kill "${train[@]}"
+inject train-stop STOP 1 40 "${train[@]}"
+outside train-stop-outside STOP "${train[@]}"
+resume train-stop-outside "${train[@]}"
+inject train-kill-rank0 KILL 0 40 "${train[@]}"
+if [ -n "$torchrun" ] && [ -x "$torchrun" ]; then
+  inject torchrun-kill KILL 1 40 torchrun "${train[@]}"
+  resume torchrun-kill "${train[@]}"
+else
+  echo "ranks_faults.sh: no torchrun (the torch venv's bin/torchrun): the torchrun part is skipped"
+fi
 if [ ${#pretrain[@]} -gt 0 ]; then
-  fault pretrain-kill KILL "${pretrain[@]}"
-  fault pretrain-stop STOP "${pretrain[@]}"
+  # Pretrain: a gradient sum a step, a checkpoint every step.
+  inject pretrain-kill KILL 1 5 "${pretrain[@]}"
+  inject pretrain-stop STOP 1 5 "${pretrain[@]}"
   resume pretrain-stop "${pretrain[@]}"
 else
   echo "ranks_faults.sh: HYDRA_TESTDATA not set: the pretrain part is skipped"

@@ -7,7 +7,7 @@
 #   3. The same two ranks started by `torchrun --no-python` (the pinned torch venv's).
 #   4. kill -9 of rank 1 in the middle of a run: the launcher exits non-zero within the run's
 #      run.dist_timeout, naming the killed rank, rank 0 ends with an error naming the failed
-#      collective, and no temporary file stays in the run directory.
+#      collective and rank 1, and no temporary file stays in the run directory.
 set -eu
 hydra=$1
 torchrun=${2:-}
@@ -89,6 +89,7 @@ pid=
 took=$(( $(date +%s) - start ))
 [ "$took" -le 90 ] || fail "the other rank took ${took} s to end (run.dist_timeout is 30)"
 grep -q "rank 1 of 2 was killed by signal" "$dir/killed.out" || fail "the launcher did not name the killed rank"
-grep -q "hydra: error: distributed: .* failed" "$dir/killed.out" || fail "rank 0 did not name the failed collective"
+grep -q "hydra: error: distributed: .* failed: rank 1 of 2 stopped answering" "$dir/killed.out" ||
+  fail "rank 0 did not name the failed collective and rank 1"
 no_temp_files "$dir/killed"
 echo "train_ranks.sh: 2 ranks, resume 2 -> 1 and 1 -> 2, torchrun, a killed rank ended the run in ${took} s"

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <map>
 #include <string>
 #include <vector>
@@ -264,6 +265,27 @@ TEST(ProcessGroup, APeerThatLeftFailsTheNextCollective) {
     }
   });
   EXPECT_NE(error.find("all_reduce failed"), std::string::npos) << error;
+  // Its heartbeat stopped with its group: rank 0 names it.
+  EXPECT_NE(error.find("rank 1 of 2 stopped answering"), std::string::npos) << error;
+}
+
+TEST(FaultPlan, ReadsARankASumAndASignalAndNamesAMalformedValue) {
+  EXPECT_EQ(FaultPlan::parse(nullptr).rank, -1);
+  EXPECT_EQ(FaultPlan::parse("").rank, -1);
+  const auto plan = FaultPlan::parse("1:all_reduce:7:KILL");
+  EXPECT_EQ(plan.rank, 1);
+  EXPECT_EQ(plan.nth, 7);
+  EXPECT_EQ(plan.signal, SIGKILL);
+  EXPECT_EQ(FaultPlan::parse("0:all_reduce:1:STOP").signal, SIGSTOP);
+  for (const char* bad : {"1:all_reduce:7", "1:broadcast:7:KILL", "1:all_reduce:0:KILL", "-1:all_reduce:7:KILL",
+                          "1:all_reduce:7:TERM", "x:all_reduce:7:KILL", "1:all_reduce:7:KILL:", "1:all_reduce:99999999999:KILL"}) {
+    try {
+      (void)FaultPlan::parse(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("HYDRA_FAULT='" + std::string(bad) + "'"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(ProcessGroup, AnUnknownBackendIsNamed) {

@@ -55,11 +55,25 @@ bool gloo_available();
 // Whether this build has the NCCL backend (a CUDA LibTorch and the wheel's nccl.h).
 bool nccl_available();
 
+// A fault to inject, for the fault tests (docs/DISTRIBUTED.md "Faults"): HYDRA_FAULT=R:all_reduce:N:SIG
+// makes rank R send itself SIGKILL or SIGSTOP right after it handed its N-th gradient sum (from 1)
+// to the backend, so that it dies or stops in the middle of a gradient all-reduce. Unset: none.
+struct FaultPlan {
+  int rank = -1;  // no rank
+  int nth = 0;
+  int signal = 0;
+  // A malformed value is a hydra::Error naming HYDRA_FAULT and the form it takes.
+  static FaultPlan parse(const char* text);
+};
+
 // One c10d process group of every rank of `env`: rank 0 hosts the TCPStore at MASTER_ADDR:
 // MASTER_PORT, every rank connects to it, then the backend's group forms. `timeout` bounds the
 // rendezvous and every collective: a rank that died or hangs ends the others' next collective
-// with a hydra::Error naming the operation. Backends: "gloo" (CPU tensors) and "nccl" (the GPU
-// LOCAL_RANK picks; tensors on the host travel through it and come back where they were).
+// with a hydra::Error naming the operation and the ranks that stopped answering: every rank beats
+// a heartbeat key of the store twice a second, and a failed collective reads the others' beats
+// over 4 s (a rank that died or was stopped with SIGSTOP is silent). Backends: "gloo" (CPU
+// tensors) and "nccl" (the GPU LOCAL_RANK picks; tensors on the host travel through it and come
+// back where they were).
 class ProcessGroup {
  public:
   ProcessGroup(const DistEnv& env, const std::string& backend, std::chrono::milliseconds timeout);

@@ -19,7 +19,8 @@ selfplay::ModelAgents AgentFlags::make(const std::vector<std::string>& names, co
   bool models = false;
   for (const std::string& name : names) models |= selfplay::ModelAgents::is_checkpoint(name);
   if (models) torch_side::require();
-  return selfplay::ModelAgents(device, rules, options, models ? torch_side::load().policy_loader : nullptr);
+  if (!models) return selfplay::ModelAgents(device, rules, options, nullptr);
+  return selfplay::ModelAgents(device, rules, options, torch_side::load().policy_loader, torch_side::load().reward_loader);
 }
 
 void log_searches(const selfplay::ModelAgents& agents, double seconds) {

@@ -92,6 +92,8 @@ struct Commands {
   void (*runtime_info)(nlohmann::ordered_json& j);
   // The loader of checkpoint agents (selfplay::checkpoint_policy), a selfplay::PolicyLoader.
   std::shared_ptr<selfplay::BatchPolicy> (*policy_loader)(const std::string& path, const std::string& device);
+  // The loader of a search agent's GRP (selfplay::GrpRewardModel), a selfplay::RewardLoader.
+  std::shared_ptr<selfplay::KyokuRewardModel> (*reward_loader)(const std::string& path);
   // Caps LibTorch's intra-op threads (model::limit_torch_threads); commands call it through
   // CommandThreads (command_threads.hpp).
   void (*limit_torch_threads)(int threads);

@@ -18,6 +18,7 @@
 #include "hydra/model/summary.hpp"
 #include "hydra/ppo/trainer.hpp"
 #include "hydra/pretrain/run.hpp"
+#include "hydra/selfplay/torch/grp_rewards.hpp"
 #include "hydra/selfplay/torch/inference.hpp"
 
 namespace hydra::apps::torch_impl {
@@ -146,6 +147,10 @@ void info_model(const std::string& config_file, bool json) {
             << s.grp_model << "\n";
 }
 
+std::shared_ptr<selfplay::KyokuRewardModel> grp_reward_model(const std::string& path) {
+  return std::make_shared<selfplay::GrpRewardModel>(path);
+}
+
 void runtime_info(nlohmann::ordered_json& j) {
   const auto rt = model::runtime_info();
   j["libtorch"] = rt.torch_version;
@@ -172,6 +177,7 @@ const Commands* linked_commands() {
       .info_model = torch_impl::info_model,
       .runtime_info = torch_impl::runtime_info,
       .policy_loader = selfplay::checkpoint_policy,
+      .reward_loader = torch_impl::grp_reward_model,
       .limit_torch_threads = model::limit_torch_threads,
       .check = torch_impl::check,
       .bench_model = torch_impl::bench_model,

@@ -18,6 +18,8 @@ void grp(const GrpFlags& f);
 void export_weights(const std::string& checkpoint, const std::string& out);
 void info_model(const std::string& config_file, bool json);
 void runtime_info(nlohmann::ordered_json& j);
+// The GRP at `path` as a search agent's reward (a selfplay::RewardLoader).
+std::shared_ptr<selfplay::KyokuRewardModel> grp_reward_model(const std::string& path);
 // check_report.cpp
 void check(const CheckFlags& f);
 // bench_report.cpp

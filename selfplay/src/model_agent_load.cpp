@@ -12,14 +12,20 @@
 namespace hydra::selfplay {
 
 ModelAgents::ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options,
-                         PolicyLoader loader)
-    : device_(std::move(device)), rules_(&rules), options_(options), loader_(std::move(loader)) {}
+                         PolicyLoader loader, RewardLoader rewards)
+    : device_(std::move(device)),
+      rules_(&rules),
+      options_(options),
+      loader_(std::move(loader)),
+      reward_loader_(std::move(rewards)) {}
 
 bool ModelAgents::is_checkpoint(const std::string& name) {
   if (is_search_name(name)) {
     const SearchName s = parse_search_name(name);
     (void)is_checkpoint(s.checkpoint);
     if (!s.options.continuation.empty()) (void)is_checkpoint(s.options.continuation);
+    if (!s.options.grp.empty() && !std::filesystem::is_regular_file(s.options.grp))
+      throw Error("'" + name + "': grp=" + s.options.grp + " is no file (a GRP checkpoint of hydra grp)");
     return true;
   }
   if (is_bot_name(name) || is_external_name(name)) return false;
@@ -56,13 +62,30 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
     std::shared_ptr<BatchPolicy> p = policy(s.checkpoint);
     std::shared_ptr<BatchPolicy> c = s.options.continuation.empty() ? p : policy(s.options.continuation);
     std::shared_ptr<SearchCounters> counters;
+    std::shared_ptr<SearchReward> reward;
     {
       const std::scoped_lock lock(mu_);
       auto& slot = searches_[name];
       if (!slot) slot = std::make_shared<SearchCounters>();
       counters = slot;
+      if (!s.options.grp.empty()) {
+        auto& r = rewards_[s.options.grp];
+        if (!r) {
+          if (reward_loader_ == nullptr)
+            throw Error("'" + name + "': grp= needs the GRP loader of LibTorch, which this command was not given");
+          r = std::make_shared<SearchReward>();
+          try {
+            r->model = reward_loader_(s.options.grp);
+          } catch (const Error& e) {
+            throw Error("'" + name + "': grp=" + s.options.grp + ": " + e.what());
+          }
+          log::info("agent: GRP {} rewards the searches of {}", s.options.grp, name);
+        }
+        reward = r;
+      }
     }
-    return std::make_unique<SearchAgent>(std::move(p), std::move(c), *rules_, name, s.options, std::move(counters));
+    return std::make_unique<SearchAgent>(std::move(p), std::move(c), *rules_, name, s.options, std::move(counters),
+                                         std::move(reward));
   }
   if (is_external_name(name)) {
     {

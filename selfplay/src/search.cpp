@@ -72,12 +72,15 @@ SearchName parse_search_name(std::string_view name) {
     } else if (key == "sigmas") {
       o.sigmas = parse_number(name, key, value);
       if (o.sigmas < 0) throw Error("'" + std::string(name) + "': option sigmas must be >= 0, got '" + std::string(value) + "'");
+    } else if (key == "grp") {
+      if (value.empty()) throw Error("'" + std::string(name) + "': option grp needs a GRP checkpoint (hydra grp)");
+      o.grp = std::string(value);
     } else if (key == "continuation") {
       if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
       o.continuation = std::string(value);
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
-                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas)");
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp)");
     }
   }
   return out;
@@ -85,17 +88,26 @@ SearchName parse_search_name(std::string_view name) {
 
 SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
                          const game::TableRules& rules, std::string name, SearchOptions options,
-                         std::shared_ptr<SearchCounters> counters)
+                         std::shared_ptr<SearchCounters> counters, std::shared_ptr<SearchReward> reward)
     : model_(std::move(policy), rules, std::move(name)),
       continuation_(std::move(continuation)),
       options_(std::move(options)),
-      counters_(std::move(counters)) {
+      counters_(std::move(counters)),
+      reward_(std::move(reward)) {
   HYDRA_CHECK(continuation_ != nullptr && counters_ != nullptr, "a search agent needs its continuation and counters");
+  HYDRA_CHECK(options_.grp.empty() == (reward_ == nullptr || reward_->model == nullptr),
+              "a search agent with grp needs its reward model, and only then");
 }
 
 void SearchAgent::start_game(game::Seat seat, const game::GameKey& key) {
   key_ = key;
+  kyoku_.clear();
   model_.start_game(seat, key);
+}
+
+void SearchAgent::observe(const game::Event& e) {
+  if (e.type == game::EventType::start_kyoku) kyoku_.push_back(game::kyoku_start(e));
+  model_.observe(e);
 }
 
 game::Action SearchAgent::act(const game::PlayerView&, const game::Decision&) {
@@ -126,8 +138,13 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       candidates_(std::move(candidates)),
       margin_(agent.options().margin),
       sigmas_(agent.options().sigmas),
-      walls_(agent.options().walls) {
+      walls_(agent.options().walls),
+      reward_model_(agent.reward()) {
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
+  if (reward_model_ != nullptr) {
+    kyoku_ = agent.kyoku();
+    HYDRA_CHECK(!kyoku_.empty(), "search: a decision before the kyoku started");
+  }
   const SearchOptions& o = agent.options();
   const auto s = static_cast<std::uint64_t>(seat.index());
   const std::size_t n = candidates_.size() * ix(walls_);
@@ -161,12 +178,37 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   }
 }
 
-double Search::reward(std::size_t k, int w) const {
-  const PlayOutEnd& e = ends_[k * ix(walls_) + ix(w)];
+void Search::settle() const {
+  if (!rewards_.empty()) return;
+  HYDRA_CHECK(done(), "a search read before its play-outs ended");
   const auto s = ix(seat_.index());
-  double r = (e.scores[s] - start_scores_[s]) / kRewardScale;
-  if (!e.next) r += kPlacementReward[ix(game::ranks(e.scores)[s])];
-  return r;
+  rewards_.resize(ends_.size());
+  if (reward_model_ == nullptr) {
+    for (std::size_t i = 0; i < ends_.size(); ++i) {
+      const PlayOutEnd& e = ends_[i];
+      rewards_[i] = (e.scores[s] - start_scores_[s]) / kRewardScale;
+      if (!e.next) rewards_[i] += kPlacementReward[ix(game::ranks(e.scores)[s])];
+    }
+    return;
+  }
+  std::vector<std::optional<game::KyokuStart>> next;
+  std::vector<std::array<int, 4>> scores;
+  for (const PlayOutEnd& e : ends_) {
+    next.push_back(e.next);
+    scores.push_back({e.scores[0], e.scores[1], e.scores[2], e.scores[3]});
+  }
+  std::vector<std::array<double, 4>> r;
+  {
+    const std::scoped_lock lock(reward_model_->mu);
+    r = reward_model_->model->last_kyoku_rewards(kyoku_, next, scores);
+  }
+  HYDRA_CHECK(r.size() == ends_.size(), "search: the reward model answered another number of play-outs");
+  for (std::size_t i = 0; i < ends_.size(); ++i) rewards_[i] = r[i][s];
+}
+
+double Search::reward(std::size_t k, int w) const {
+  settle();
+  return rewards_[k * ix(walls_) + ix(w)];
 }
 
 std::vector<double> Search::values() const {

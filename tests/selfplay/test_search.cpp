@@ -26,6 +26,7 @@
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/play.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/search.hpp"
 
 namespace hydra::selfplay {
@@ -254,6 +255,83 @@ TEST(Search, ReadsNothingItsSeatCannotSee) {
   EXPECT_EQ(compared, 3);
 }
 
+// The score model behind the reward interface a GRP answers through, counting its calls.
+class CountingScoreModel final : public KyokuRewardModel {
+ public:
+  std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
+                                             const std::array<int, 4>& final_scores) override {
+    return score_.rewards(kyoku, final_scores);
+  }
+  std::vector<std::array<double, 4>> last_kyoku_rewards(const std::vector<game::KyokuStart>& kyoku,
+                                                        const std::vector<std::optional<game::KyokuStart>>& next,
+                                                        const std::vector<std::array<int, 4>>& scores) override {
+    ++calls;
+    ends += static_cast<int>(next.size());
+    last_kyoku = kyoku;
+    return score_.last_kyoku_rewards(kyoku, next, scores);
+  }
+  int calls = 0;
+  int ends = 0;
+  std::vector<game::KyokuStart> last_kyoku;
+
+ private:
+  ScoreRewardModel score_;
+};
+
+TEST(Search, ARewardModelIsAskedOnceForEveryPlayOutAndRanksAsItsRewardsDo) {
+  // With the score model as its reward model (grp=), a search reads the game's kyoku starts the
+  // agent observed, asks the model once for all its play-outs, and its values are the plain
+  // search's plus one constant (the model counts from the kyoku's start, the plain search from
+  // the decision): the same gains, the same choice.
+  SearchSetup plain;
+  SearchSetup graded;
+  auto model = std::make_shared<CountingScoreModel>();
+  auto reward = std::make_shared<SearchReward>();
+  reward->model = model;
+  graded.options.grp = "score.grp";
+  int compared = 0;
+  int ends = 0;
+  const game::GameKey key = game::game_key(game::MasterSeed{23}, 0);
+  game::Table t(rules(), key, true);
+  play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+    if (n % 13 != 0 || table.pending().size() != 1 || d.mask.count() < 2 || compared >= 4) return;
+    std::vector<game::Action> cands;
+    for (int a = 0; a < game::kNumActions && cands.size() < 3; ++a)
+      if (d.mask.test(game::Action(a))) cands.emplace_back(a);
+    std::vector<std::vector<double>> values;
+    std::vector<game::Action> best;
+    int kyoku_started = 0;
+    for (const game::Event& e : table.events()) kyoku_started += e.type == game::EventType::start_kyoku ? 1 : 0;
+    for (const bool with_model : {false, true}) {
+      auto agent = with_model ? std::make_unique<SearchAgent>(graded.policy, graded.policy, rules(), "search:test",
+                                                              graded.options, graded.counters, reward)
+                              : plain.agent();
+      agent->start_game(d.seat, key);
+      for (const game::Event& e : table.events()) agent->observe(e);
+      Search search(table, d.seat, *agent, cands, 5);
+      Games games(search.take_games());
+      Engine engine(EngineOptions{});
+      engine.run(games);
+      ASSERT_TRUE(search.done());
+      const int calls = model->calls;
+      values.push_back(search.values());
+      best.push_back(search.best());
+      EXPECT_EQ(model->calls, calls + (with_model ? 1 : 0));
+    }
+    ends += static_cast<int>(cands.size()) * graded.options.walls;
+    EXPECT_EQ(model->ends, ends);
+    EXPECT_EQ(static_cast<int>(model->last_kyoku.size()), kyoku_started);
+    const double shift = values[1][0] - values[0][0];
+    for (std::size_t k = 1; k < cands.size(); ++k)
+      EXPECT_NEAR(values[1][k] - values[0][k], shift, 1e-12) << "decision " << n << ", candidate " << k;
+    EXPECT_EQ(best[0], best[1]);
+    ++compared;
+  });
+  EXPECT_EQ(compared, 4);
+  // The agent refuses a grp option without its model, and a model without the option.
+  EXPECT_THROW(SearchAgent(graded.policy, graded.policy, rules(), "s", graded.options, graded.counters), std::exception);
+}
+
 // Eight one-kyoku games: seat 0 a search agent, the others the plain policy; every event of every
 // game. (One kyoku each keeps the threaded test short under TSan.)
 std::vector<std::vector<game::Event>> play_searching(SearchSetup& setup, int threads) {
@@ -301,6 +379,7 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_DOUBLE_EQ(s.options.margin, 0.1);
   EXPECT_DOUBLE_EQ(s.options.sigmas, 2.0);
   EXPECT_EQ(parse_search_name("search:a.ckpt:continuation=b.ckpt").options.continuation, "b.ckpt");
+  EXPECT_EQ(parse_search_name("search:a.ckpt:grp=g.ckpt").options.grp, "g.ckpt");
   const auto message = [](const std::string& name) {
     try {
       (void)parse_search_name(name);
@@ -315,6 +394,7 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:depth=3").find("unknown option 'depth'"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:walls").find("KEY=VALUE"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:threshold=2").find("threshold"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:grp=").find("grp needs a GRP checkpoint"), std::string::npos);
 }
 
 TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {

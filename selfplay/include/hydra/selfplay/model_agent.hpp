@@ -88,6 +88,10 @@ game::Action pick_action(const float* probs, const game::ActionMask& mask, std::
 using PolicyLoader = std::function<std::shared_ptr<BatchPolicy>(const std::string& path, const std::string& device)>;
 
 struct SearchCounters;  // search.hpp
+struct SearchReward;    // search.hpp
+class KyokuRewardModel;  // rewards.hpp
+// The loader of a GRP reward model (GrpRewardModel of the torch library), for search:...:grp=.
+using RewardLoader = std::function<std::shared_ptr<KyokuRewardModel>(const std::string& path)>;
 
 // Agents by name for eval, bot, selfplay and the trainer's baseline: "bot:..." names are
 // make_bot's, "search:..." search agents (search.hpp), "mjai:..." and "mjai.app:..." external processes (external_agent.hpp, their
@@ -95,7 +99,9 @@ struct SearchCounters;  // search.hpp
 // on `device` and shared by every agent made from it. Thread-safe.
 class ModelAgents {
  public:
-  ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options, PolicyLoader loader);
+  // `rewards` loads the GRP of a search agent's `grp` option (none: such an agent is an Error).
+  ModelAgents(std::string device, const game::TableRules& rules, ModelAgentOptions options, PolicyLoader loader,
+              RewardLoader rewards = nullptr);
   // Options of external agents (default ExternalOptions); before the first make().
   void set_external(ExternalOptions options);
   std::unique_ptr<game::Agent> make(const std::string& name);
@@ -119,6 +125,8 @@ class ModelAgents {
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<BatchPolicy>> loaded_;
   std::map<std::string, std::shared_ptr<SearchCounters>> searches_;
+  RewardLoader reward_loader_;
+  std::map<std::string, std::shared_ptr<SearchReward>> rewards_;  // by GRP path
   std::unique_ptr<ExternalAgents> external_;
 };
 

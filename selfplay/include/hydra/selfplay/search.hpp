@@ -9,7 +9,9 @@
 // consistent with its view), every seat of every play-out played by the continuation network
 // (argmax, or sampled at `temperature`) to the end of the kyoku. All candidates share the deals
 // (common random numbers). A candidate's reward on a deal is the seat's score change / 10,000
-// plus, when the game ends, the placement points of rewards.hpp; its gain is its mean reward less
+// plus, when the game ends, the placement points of rewards.hpp, or with `grp` the GRP's change
+// of the seat's expected placement points over the kyoku (the reward of selfplay.grp, which
+// weighs a point by what it does to the final rank); its gain is its mean reward less
 // the argmax's, paired by deal. It plays the candidate of highest gain among those whose gain
 // exceeds `margin` plus `sigmas` standard errors of the paired differences; else the argmax. One decision's play-outs are engine games
 // (play_out_game.hpp) spawned by the deciding game, which defers the decision until they end, so
@@ -24,21 +26,25 @@
 //   temperature=T (0)      of the continuation; 0 = argmax
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
 //   sigmas=S (1)           and by how many standard errors of its paired gain
+//   grp=CKPT               reward the GRP's change of expected placement points (hydra grp)
 // A search runs where the engine holds the table: `hydra eval` and `hydra selfplay`.
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hydra/encoder/encoder.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/game/table.hpp"
 #include "hydra/selfplay/engine.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/play_out_game.hpp"
+#include "hydra/selfplay/rewards.hpp"
 
 namespace hydra::selfplay {
 
@@ -52,6 +58,7 @@ struct SearchOptions {
   double temperature = 0;
   double margin = 0;
   double sigmas = 1;
+  std::string grp;  // empty: the score change and the final placement points
 };
 
 struct SearchName {
@@ -72,17 +79,24 @@ struct SearchCounters {
   std::atomic<std::int64_t> play_out_decisions{0};
 };
 
+// The reward model of `grp`, shared by the search agents of one name and called under its lock:
+// the engine settles searches on several threads, and a model holds one network.
+struct SearchReward {
+  std::mutex mu;
+  std::shared_ptr<KyokuRewardModel> model;
+};
+
 // The agent: a model agent of the checkpoint (it observes, encodes and answers alone when the
 // decision has one likely action) that the game driver (play.cpp) asks for a search.
 class SearchAgent final : public BatchedAgent {
  public:
   SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
               const game::TableRules& rules, std::string name, SearchOptions options,
-              std::shared_ptr<SearchCounters> counters);
+              std::shared_ptr<SearchCounters> counters, std::shared_ptr<SearchReward> reward = nullptr);
 
   std::string_view name() const override { return model_.name(); }
   void start_game(game::Seat seat, const game::GameKey& key) override;
-  void observe(const game::Event& e) override { model_.observe(e); }
+  void observe(const game::Event& e) override;
   // Without a table to search (hydra bot, a plain game loop): an Error.
   game::Action act(const game::PlayerView& view, const game::Decision& d) override;
   BatchPolicy* policy() const override { return model_.policy(); }
@@ -97,13 +111,18 @@ class SearchAgent final : public BatchedAgent {
   const encoder::Observer& observer() const { return model_.observer(); }
   const game::GameKey& key() const { return key_; }
   SearchCounters& counters() const { return *counters_; }
+  // The GRP of `grp` (null without), and the starts of the game's kyoku so far (what it reads).
+  SearchReward* reward() const { return reward_.get(); }
+  const std::vector<game::KyokuStart>& kyoku() const { return kyoku_; }
 
  private:
   ModelAgent model_;
   std::shared_ptr<BatchPolicy> continuation_;
   SearchOptions options_;
   std::shared_ptr<SearchCounters> counters_;
+  std::shared_ptr<SearchReward> reward_;
   game::GameKey key_;
+  std::vector<game::KyokuStart> kyoku_;
 };
 
 // The candidates of a decision, most likely first (ties: lower action index): the legal actions
@@ -124,7 +143,9 @@ class Search {
 
   std::vector<std::unique_ptr<EngineGame>> take_games() { return std::move(games_); }
   bool done() const { return outstanding_.load(std::memory_order_acquire) == 0; }
-  // Once done(): the action to play, and each candidate's mean reward (candidates' order).
+  // Once done(): the action to play, and each candidate's mean reward (candidates' order). The
+  // first of them reads the play-outs' rewards (with `grp`, one call of its model); one thread at
+  // a time.
   game::Action best() const;
   std::vector<double> values() const;
   const std::vector<game::Action>& candidates() const { return candidates_; }
@@ -132,6 +153,7 @@ class Search {
 
  private:
   double reward(std::size_t candidate, int wall) const;  // the seat's reward on one play-out
+  void settle() const;                                   // fills rewards_ once
 
   game::Seat seat_;
   game::Scores start_scores_{};
@@ -140,6 +162,9 @@ class Search {
   double sigmas_ = 0;
   int walls_ = 0;
   std::vector<PlayOutEnd> ends_;  // candidate-major: ends_[k * walls + w]
+  SearchReward* reward_model_ = nullptr;
+  std::vector<game::KyokuStart> kyoku_;   // with a reward model: the game's kyoku starts so far
+  mutable std::vector<double> rewards_;   // as ends_, once settled
   std::atomic<int> outstanding_{0};
   std::vector<std::unique_ptr<EngineGame>> games_;
 };

@@ -125,7 +125,7 @@ std::string beat_key(int rank) { return "hydra/alive/" + std::to_string(rank); }
 // and the error names it; a store that cannot be reached names rank 0, which hosts it.
 class Liveness {
  public:
-  Liveness(const DistEnv& env) : rank_(env.rank), size_(env.world_size) {
+  explicit Liveness(const DistEnv& env) : rank_(env.rank), size_(env.world_size) {
     c10d::TCPStoreOptions opts;
     opts.port = static_cast<std::uint16_t>(env.master_port);
     opts.isServer = false;
@@ -159,7 +159,8 @@ class Liveness {
         return "every other rank still answers, so one hung past the timeout or the ranks disagreed";
       std::string names;
       for (const int r : silent) names += (names.empty() ? "" : ", ") + std::to_string(r);
-      return (silent.size() == 1 ? "rank " : "ranks ") + names + of + " stopped answering (no heartbeat for " + std::to_string(kSilence.count()) + " s: died or stopped)";
+      return (silent.size() == 1 ? "rank " : "ranks ") + names + of + " stopped answering (no heartbeat for " +
+             std::to_string(kSilence.count()) + " s: died or stopped)";
     } catch (const std::exception&) {
       return "rank 0 of " + std::to_string(size_) +
              " stopped answering (its rendezvous store cannot be reached: died or stopped)";

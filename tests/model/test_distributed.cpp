@@ -278,7 +278,8 @@ TEST(FaultPlan, ReadsARankASumAndASignalAndNamesAMalformedValue) {
   EXPECT_EQ(plan.signal, SIGKILL);
   EXPECT_EQ(FaultPlan::parse("0:all_reduce:1:STOP").signal, SIGSTOP);
   for (const char* bad : {"1:all_reduce:7", "1:broadcast:7:KILL", "1:all_reduce:0:KILL", "-1:all_reduce:7:KILL",
-                          "1:all_reduce:7:TERM", "x:all_reduce:7:KILL", "1:all_reduce:7:KILL:", "1:all_reduce:99999999999:KILL"}) {
+                          "1:all_reduce:7:TERM", "x:all_reduce:7:KILL", "1:all_reduce:7:KILL:",
+                          "1:all_reduce:99999999999:KILL"}) {
     try {
       (void)FaultPlan::parse(bad);
       ADD_FAILURE() << bad << " was accepted";

@@ -329,7 +329,8 @@ TEST(Search, ARewardModelIsAskedOnceForEveryPlayOutAndRanksAsItsRewardsDo) {
   });
   EXPECT_EQ(compared, 4);
   // The agent refuses a grp option without its model, and a model without the option.
-  EXPECT_THROW(SearchAgent(graded.policy, graded.policy, rules(), "s", graded.options, graded.counters), std::exception);
+  EXPECT_THROW(SearchAgent(graded.policy, graded.policy, rules(), "s", graded.options, graded.counters),
+               std::exception);
 }
 
 // Eight one-kyoku games: seat 0 a search agent, the others the plain policy; every event of every

@@ -5,7 +5,9 @@
 #     signals itself right after handing its N-th gradient sum to Gloo (HYDRA_FAULT);
 #   - rank 1 stopped from outside at whatever it is doing, once a checkpoint exists;
 #   - rank 0, which hosts the rendezvous store, killed in the middle of a gradient all-reduce;
-#   - under torchrun --no-python (TORCHRUN, the torch venv's), rank 1 killed the same way.
+#   - under torchrun --no-python (TORCHRUN, the torch venv's), rank 1 killed or stopped the same
+#     way in train, and killed in pretrain (torchrun ends a stopped rank itself: SIGTERM, then
+#     SIGKILL after its own 30 s).
 # Each time the surviving rank ends with an error naming the failed collective and the rank that
 # stopped answering, within run.dist_timeout (plus the 4 s in which it reads the heartbeats); the
 # launcher ends within that plus its 30 s grace, naming the rank; no temporary file stays; and the
@@ -161,6 +163,7 @@ inject train-kill-rank0 KILL 0 40 "${train[@]}"
 if [ -n "$torchrun" ] && [ -x "$torchrun" ]; then
   inject torchrun-kill KILL 1 40 torchrun "${train[@]}"
   resume torchrun-kill "${train[@]}"
+  inject torchrun-stop STOP 1 40 torchrun "${train[@]}"
 else
   echo "ranks_faults.sh: no torchrun (the torch venv's bin/torchrun): the torchrun part is skipped"
 fi
@@ -169,6 +172,9 @@ if [ ${#pretrain[@]} -gt 0 ]; then
   inject pretrain-kill KILL 1 5 "${pretrain[@]}"
   inject pretrain-stop STOP 1 5 "${pretrain[@]}"
   resume pretrain-stop "${pretrain[@]}"
+  if [ -n "$torchrun" ] && [ -x "$torchrun" ]; then
+    inject torchrun-pretrain-kill KILL 1 5 torchrun "${pretrain[@]}"
+  fi
 else
   echo "ranks_faults.sh: HYDRA_TESTDATA not set: the pretrain part is skipped"
 fi

@@ -201,7 +201,7 @@ class Liveness {
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<c10d::Backend> group;
-  std::unique_ptr<Liveness> liveness;
+  std::unique_ptr<Liveness> liveness;  // set once the group has formed, so every collective has it
   FaultPlan fault;
   std::atomic<int> sums{0};  // gradient sums started (for `fault`)
   // Where the backend's tensors live: NCCL moves those of its GPU, Gloo host tensors. Tensors
@@ -235,9 +235,7 @@ void ProcessGroup::Impl::finish(const c10::intrusive_ptr<c10d::Work>& work, cons
     work->wait();
   } catch (const std::exception& e) {
     const std::string cause = message_of(e);
-    throw Error(std::string("distributed: ") + what + " failed: " +
-                (liveness ? liveness->who_stopped() : std::string("a rank died, hung past the timeout or disagreed")) +
-                " (c10d: " + cause + ")");
+    throw Error(std::string("distributed: ") + what + " failed: " + liveness->who_stopped() + " (c10d: " + cause + ")");
   }
 }
 

@@ -6,6 +6,7 @@
 // refused line is taken by neither), as the bot's view took it, before the bot asks it for a
 // decision. An explicit --seat wins over start_game's id.
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,7 +17,6 @@
 #include "commands.hpp"
 #include "flag_checks.hpp"
 #include "hydra/common/error.hpp"
-#include "hydra/selfplay/search.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/selfplay/bots.hpp"
@@ -38,9 +38,6 @@ void run_bot(const BotFlags& f) {
   std::optional<game::Seat> seat;
   if (f.seat >= 0) seat = game::Seat(f.seat);  // checked by the flag (0-3)
   const game::TableRules& rules = game::table_rules(f.rules);
-  if (selfplay::is_search_name(f.model))
-    throw Error("--model: '" + f.model +
-                "' is a search agent, which plays in hydra eval and hydra selfplay only (it needs the engine's table)");
   selfplay::ModelAgents agents = f.agent.make({f.model}, rules);
   const CommandThreads threads(1);  // one row per decision (command_threads.hpp)
   std::unique_ptr<game::Agent> agent = agents.make(f.model);
@@ -57,6 +54,7 @@ void run_bot(const BotFlags& f) {
       } catch (const Error&) {
       }
     });
+  const auto t0 = std::chrono::steady_clock::now();
   std::string line;
   long number = 0;
   while (std::getline(std::cin, line)) {
@@ -75,6 +73,8 @@ void run_bot(const BotFlags& f) {
     }
     std::cout << reply << std::endl;  // flushed: the host waits for it
   }
+  // A search agent's decisions, searches and seconds per searched decision, on stderr.
+  log_searches(agents, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ void run_bot(const BotFlags& f) {
 void register_bot(CLI::App& app) {
   auto f = std::make_shared<BotFlags>();
   CLI::App* cmd = app.add_subcommand("bot", "play one seat as an mjai bot over stdin/stdout");
-  cmd->add_option("--model", f->model, "bot:greedy, bot:random, bot:tsumogiri or a checkpoint file")->required();
+  cmd->add_option("--model", f->model, "bot:greedy, bot:random, bot:tsumogiri, a checkpoint file, or search:CKPT[:KEY=VALUE...] (docs/EVAL.md \"Search\")")->required();
   cmd->add_option("--seat", f->seat, "the seat 0-3 (default: start_game's \"id\")")->check(integer_in(0, 3));
   cmd->add_option("--seed", f->seed, "seed of the agent's random stream")->check(seed_value())->capture_default_str();
   cmd->add_option("--rules", f->rules, kRulesHelp)->capture_default_str();

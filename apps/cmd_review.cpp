@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "agent_flags.hpp"
 #include "command_threads.hpp"
 #include "commands.hpp"
 #include "flag_checks.hpp"
@@ -72,10 +73,10 @@ void run_review(const ReviewFlags& f) {
   if (!f.json.empty()) check_writable("--json", f.json);
   if (selfplay::is_bot_name(f.model))
     throw Error("--model: '" + f.model + "' is a built-in bot; a review needs a checkpoint file");
-  if (selfplay::is_search_name(f.model))
-    throw Error("--model: '" + f.model +
-                "' is a search agent, which plays in hydra eval and hydra selfplay only; review its checkpoint");
-  if (!fs::is_regular_file(f.model)) throw Error("--model: no checkpoint file '" + f.model + "'");
+  // search:CKPT[:...]: CKPT's probabilities, and beside them what its search plays.
+  const bool search = selfplay::is_search_name(f.model);
+  const std::string checkpoint = search ? selfplay::parse_search_name(f.model).checkpoint : f.model;
+  if (!fs::is_regular_file(checkpoint)) throw Error("--model: no checkpoint file '" + checkpoint + "'");
   const game::TableRules& rules = game::table_rules(f.rules);
   if (!fs::exists(f.game)) throw Error("'" + f.game + "': no such game file");
   if (fs::is_directory(f.game)) throw Error("'" + f.game + "' is a directory; a review takes one game file");
@@ -97,13 +98,27 @@ void run_review(const ReviewFlags& f) {
   // One thread: a batch of a few hundred rows gains little from more on the CPU, and on a loaded
   // machine torch's waiting threads cost several times the work (command_threads.hpp).
   const CommandThreads threads(1);
-  const auto policy = torch_side::load().policy_loader(f.model, f.device);
-  log::info("review: {} with checkpoint {} (step {}) on {}, loaded in {:.2f} s", f.game, f.model, policy->version(),
+  const auto policy = torch_side::load().policy_loader(checkpoint, f.device);
+  log::info("review: {} with checkpoint {} (step {}) on {}, loaded in {:.2f} s", f.game, checkpoint, policy->version(),
             f.device, since(t_load));
+  std::optional<selfplay::ModelAgents> agents;
+  if (search) {
+    agents.emplace(f.device, rules, selfplay::ModelAgentOptions{}, torch_side::load().policy_loader,
+                   torch_side::load().reward_loader);
+    (void)agents->make(f.model);  // its options and checkpoints are checked before the review starts
+    options.searcher = [&agents, &f] {
+      std::unique_ptr<game::Agent> a = agents->make(f.model);
+      auto* s = dynamic_cast<selfplay::SearchAgent*>(a.get());
+      HYDRA_CHECK(s != nullptr, "review: a search name made another agent");
+      (void)a.release();
+      return std::unique_ptr<selfplay::SearchAgent>(s);
+    };
+  }
   const auto t_score = std::chrono::steady_clock::now();
   review::Review r = review::review_game(log, f.game, rules, *policy, options);
   log::info("review: {} decisions replayed and scored in {:.2f} s", r.decisions.size(), since(t_score));
   r.model = f.model;
+  if (agents) log_searches(*agents, since(t_score));
   r.model_step = policy->version();
   const std::string page = review::render_page(r);
   if (!f.json.empty()) write_file_atomic(f.json, json::dump(review::review_json(r), 1) + "\n", Durability::rename_only);
@@ -120,7 +135,7 @@ void register_review(CLI::App& app) {
   auto f = std::make_shared<ReviewFlags>();
   CLI::App* cmd = app.add_subcommand("review", "a web page with a model's view of every decision of a game (docs/REVIEW.md)");
   cmd->add_option("game", f->game, "the game: a Tenhou XML, tenhou.net/6 or mjai log")->required();
-  cmd->add_option("--model", f->model, "the checkpoint (hydra_net) whose decisions are shown")->required();
+  cmd->add_option("--model", f->model, "the checkpoint (hydra_net) whose decisions are shown; search:CKPT[:KEY=VALUE...] also shows what its search plays (docs/REVIEW.md)")->required();
   cmd->add_option("--seat", f->seat, "the seat to review: 0-3 or all")->capture_default_str();
   cmd->add_option("--kyoku", f->kyoku, "review only this kyoku (1 = the game's first)");
   cmd->add_option("--out", f->out, "the HTML page to write")->required();

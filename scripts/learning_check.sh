@@ -9,7 +9,8 @@
 #      updates of the full run whatever the machine's speed): `hydra train --config configs/finetune.json
 #      --set ppo.init=BC --set selfplay.grp=GRP`, exactly what a user runs (its play-outs of every
 #      likely action, the KL anchor to the start and the entropy target);
-#   5. 1v3 duplicate, --seeds wall seeds each, in both modes (argmax, hydra eval's default, and
+#   5. 1v3 duplicate, --seeds wall seeds each (--sampled-seeds for the sampled ones, default the
+#      same), in both modes (argmax, hydra eval's default, and
 #      --sample): PPO vs its BC start, PPO vs bot:greedy and BC vs bot:greedy with PPO - BC paired
 #      by wall seed (scripts/paired_eval.py), and bot:random vs bot:greedy (no learning at all);
 #   6. a learning curve PNG from metrics.jsonl (scripts/plot_learning.py, matplotlib in a pinned
@@ -27,12 +28,13 @@
 # and --grp CKPT reuse checkpoints made before (either start) instead of training them.
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
 #                             [--config FILE] [--minutes M] [--updates N] [--seeds N]
+#                             [--sampled-seeds N]
 #                             [--evals all|start] [--houou] [--clone CKPT] [--grp CKPT]
 #                             [-- extra hydra train flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/learning_check
-games=4000; bc_steps=; minutes=120; updates=0; seeds=1000; config=; evals=all
+games=4000; bc_steps=; minutes=120; updates=0; seeds=1000; sampled_seeds=; config=; evals=all
 houou=0; clone=; grp=
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
     --minutes) minutes=$2; shift 2 ;;
     --updates) updates=$2; shift 2 ;;
     --seeds) seeds=$2; shift 2 ;;
+    --sampled-seeds) sampled_seeds=$2; shift 2 ;;
     --config) config=$2; shift 2 ;;
     --evals) evals=$2; shift 2 ;;
     --) shift; break ;;
@@ -124,11 +127,12 @@ grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
 if [ "$evals" = start ]; then
   say "5/6 1v3 duplicate over $seeds wall seeds: PPO against its BC start, argmax (hydra eval's default)"
 else
-  say "5/6 1v3 duplicate evaluations over $seeds wall seeds, argmax (hydra eval's default) and sampled"
+  say "5/6 1v3 duplicate evaluations over $seeds wall seeds, argmax (hydra eval's default), and sampled over ${sampled_seeds:-$seeds}"
 fi
 evaluate() {  # NAME CHALLENGER CHAMPION [eval flags]
   local name=$1 challenger=$2 champion=$3; shift 3
-  "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$seeds" --seed 20261123 --device cpu \
+  local n=$seeds; [[ $name == *_sampled ]] && n=${sampled_seeds:-$seeds}
+  "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed 20261123 --device cpu \
     --json "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
   python3 - "$out/eval_$name.json" "$name" << 'PY'
 import json, sys

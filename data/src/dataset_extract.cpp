@@ -50,67 +50,6 @@ bool is_action(EventType t) {
   }
 }
 
-bool same_types(const game::Consumed& a, const game::Consumed& b) {
-  if (a.size() != b.size()) return false;
-  // Multisets of tile types: sorted, the unused slots past any tile type.
-  std::array<int, 4> ta{99, 99, 99, 99}, tb{99, 99, 99, 99};
-  for (int k = 0; k < a.size(); ++k) {
-    ta[ix(k)] = a[k].type().index();
-    tb[ix(k)] = b[k].type().index();
-  }
-  std::sort(ta.begin(), ta.end());
-  std::sort(tb.begin(), tb.end());
-  return ta == tb;
-}
-
-// The tile type a kan names in the kan-select decision.
-game::TileType kan_type(const Event& e) { return e.type == EventType::ankan ? e.consumed[0].type() : e.pai.type(); }
-
-// The action of `legal` that the logged event `e` is, or -1 (with why) when none is.
-int action_of(const Event& e, const Legal& legal, std::string& why) {
-  auto need = [&](int a) {
-    if (!legal.has(Action(a))) {
-      why = game::to_string(Action(a)) + " is not legal (phase " + std::string(game::to_string(legal.phase)) +
-            ", legal: " + game::to_string(legal.mask) + ")";
-      return -1;
-    }
-    return a;
-  };
-  switch (e.type) {
-    case EventType::dahai: return need(Action::discard(e.pai).index());
-    case EventType::reach: return need(Action::kRiichi);
-    case EventType::chi:
-      for (int a = Action::kChiLow; a <= Action::kChiHigh; ++a)
-        if (legal.has(Action(a)) && legal.move(Action(a)).target == e.target &&
-            same_types(legal.move(Action(a)).consumed, e.consumed))
-          return a;
-      why = "this chi is not legal (legal: " + game::to_string(legal.mask) + ")";
-      return -1;
-    case EventType::pon:
-      if (legal.has(Action(Action::kPon)) && legal.move(Action(Action::kPon)).target != e.target) {
-        why = "pon from the wrong seat";
-        return -1;
-      }
-      return need(Action::kPon);
-    case EventType::daiminkan:
-    case EventType::kakan:
-    case EventType::ankan:
-      for (const game::Move& k : legal.kans)
-        if (k.type == e.type && (k.type == EventType::ankan ? k.consumed[0].type() : k.pai.type()) == kan_type(e))
-          return need(Action::kKan);
-      why = std::string(game::to_string(e.type)) + " of " + std::string(game::mjai_name(game::Pai(kan_type(e)))) + " is not legal";
-      return -1;
-    case EventType::hora:
-      if (legal.has(Action(Action::kAgari)) && legal.move(Action(Action::kAgari)).target != e.target) {
-        why = "agari from the wrong seat";
-        return -1;
-      }
-      return need(Action::kAgari);
-    case EventType::ryukyoku: return need(Action::kRyukyoku);
-    default: why = std::string(game::to_string(e.type)) + " is not a decision"; return -1;
-  }
-}
-
 // The scores the game ended with: end_game's, or for a log that stops early the last ones given.
 game::Scores final_scores(const GameLog& log) {
   game::Scores last{};
@@ -250,7 +189,7 @@ class Extractor {
                          (e.reason == game::RyukyokuReason::unknown && o.legal.has(Action(Action::kRyukyoku))));
     if ((e.actor == Seat(s) && is_action(e.type)) || kyushu) {
       std::string why;
-      const int a = action_of(e, o.legal, why);
+      const int a = game::action_of(e, o.legal, why);
       if (a < 0) fail("illegal " + std::string(game::to_string(e.type)) + " by seat " + std::to_string(s) + ": " + why +
                       " [" + game::describe(e) + "]");
       if (kyushu) kyushu_ = true;
@@ -283,7 +222,7 @@ class Extractor {
   // The second decision when several kans were possible: which one (a tile type), same view.
   void kan_select(int s, const Open& o, const Event& e) {
     const game::ActionMask mask = o.legal.kan_select_mask();
-    const Action t = Action::kan_select(kan_type(e));
+    const Action t = Action::kan_select(game::kan_type(e));
     if (!mask.test(t)) fail("kan of a tile that is not a candidate [" + game::describe(e) + "]");
     const std::size_t row = add_row(s, mask);
     std::memcpy(out_.obs.data() + row * ix(kObsSize), out_.obs.data() + ix(static_cast<int>(o.row)) * ix(kObsSize),

@@ -1,7 +1,9 @@
 // PlayerView: the legal actions of a seat (the rules of docs/RULES.md that limit a decision:
 // kuikae, riichi preconditions, furiten, kan limits, houtei and the abortive-draw windows).
 
+#include <algorithm>
 #include <bit>
+#include <string>
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
@@ -280,6 +282,69 @@ bool PlayerView::can_win_on(Pai p, bool tsumo, Seat from) const {
   if (!waits_.contains(p.type())) return false;
   if (!tsumo && furiten()) return false;
   return evaluate_win(p, tsumo, from, {}).is_win();
+}
+
+namespace {
+
+bool same_types(const Consumed& a, const Consumed& b) {
+  if (a.size() != b.size()) return false;
+  // Multisets of tile types: sorted, the unused slots past any tile type.
+  std::array<int, 4> ta{99, 99, 99, 99}, tb{99, 99, 99, 99};
+  for (int k = 0; k < a.size(); ++k) {
+    ta[ix(k)] = a[k].type().index();
+    tb[ix(k)] = b[k].type().index();
+  }
+  std::sort(ta.begin(), ta.end());
+  std::sort(tb.begin(), tb.end());
+  return ta == tb;
+}
+
+}  // namespace
+
+TileType kan_type(const Event& e) { return e.type == EventType::ankan ? e.consumed[0].type() : e.pai.type(); }
+
+int action_of(const Event& e, const Legal& legal, std::string& why) {
+  auto need = [&](int a) {
+    if (!legal.has(Action(a))) {
+      why = to_string(Action(a)) + " is not legal (phase " + std::string(to_string(legal.phase)) +
+            ", legal: " + to_string(legal.mask) + ")";
+      return -1;
+    }
+    return a;
+  };
+  switch (e.type) {
+    case EventType::dahai: return need(Action::discard(e.pai).index());
+    case EventType::reach: return need(Action::kRiichi);
+    case EventType::chi:
+      for (int a = Action::kChiLow; a <= Action::kChiHigh; ++a)
+        if (legal.has(Action(a)) && legal.move(Action(a)).target == e.target &&
+            same_types(legal.move(Action(a)).consumed, e.consumed))
+          return a;
+      why = "this chi is not legal (legal: " + to_string(legal.mask) + ")";
+      return -1;
+    case EventType::pon:
+      if (legal.has(Action(Action::kPon)) && legal.move(Action(Action::kPon)).target != e.target) {
+        why = "pon from the wrong seat";
+        return -1;
+      }
+      return need(Action::kPon);
+    case EventType::daiminkan:
+    case EventType::kakan:
+    case EventType::ankan:
+      for (const game::Move& k : legal.kans)
+        if (k.type == e.type && (k.type == EventType::ankan ? k.consumed[0].type() : k.pai.type()) == kan_type(e))
+          return need(Action::kKan);
+      why = std::string(to_string(e.type)) + " of " + std::string(mjai_name(Pai(kan_type(e)))) + " is not legal";
+      return -1;
+    case EventType::hora:
+      if (legal.has(Action(Action::kAgari)) && legal.move(Action(Action::kAgari)).target != e.target) {
+        why = "agari from the wrong seat";
+        return -1;
+      }
+      return need(Action::kAgari);
+    case EventType::ryukyoku: return need(Action::kRyukyoku);
+    default: why = std::string(to_string(e.type)) + " is not a decision"; return -1;
+  }
 }
 
 }  // namespace hydra::game

@@ -10,6 +10,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/game/agari.hpp"
+#include "tenpai_hand.hpp"
 
 namespace hydra::game {
 namespace {
@@ -32,28 +33,33 @@ Table::Table(const TableRules& rules, std::vector<Wall::Tiles> walls, bool recor
       views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)},
       given_walls_(std::move(walls)),
       walls_given_(true) {
-  start(record);
+  start(record, GameProgress::start(rules_));
+}
+
+Table::Table(const TableRules& rules, const GameKey& key, const GameProgress& at, const Wall::Tiles& wall,
+             EventHook on_event)
+    : rules_(rules), key_(key),
+      views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)},
+      given_walls_{wall},
+      walls_given_(true),
+      seeded_after_given_(true),
+      on_event_(std::move(on_event)) {
+  start(false, at);
 }
 
 Table::Table(const TableRules& rules, const GameKey& key, bool record)
     : rules_(rules), key_(key),
       views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)} {
-  start(record);
+  start(record, GameProgress::start(rules_));
 }
 
 Table::Table(const TableRules& rules, const GameKey& key, bool record, EventHook on_event)
     : rules_(rules), key_(key),
       views_{PlayerView(Seat(0), rules_), PlayerView(Seat(1), rules_), PlayerView(Seat(2), rules_), PlayerView(Seat(3), rules_)},
       on_event_(std::move(on_event)) {
-  start(record);
+  start(record, GameProgress::start(rules_));
 }
 
-namespace {
-
-// A tenpai hand of `size` (3n + 1) closed tiles from kinds counted in `counts`: n random sets
-// (each triplet or run the counts allow equally likely) and a random pair, less one random tile,
-// whose waits miss every kind in `safe` (a riichi seat's own discards: it could not ron on
-// them). Its kind counts, or none when `tries` attempts failed.
 std::optional<TileCounts> tenpai_hand(const TileCounts& counts, int size, TileMask safe, Xoshiro256ss& rng) {
   constexpr int kTries = 64;
   const int sets = (size - 1) / 3;
@@ -105,8 +111,6 @@ std::optional<TileCounts> tenpai_hand(const TileCounts& counts, int size, TileMa
   }
   return std::nullopt;
 }
-
-}  // namespace
 
 std::unique_ptr<Table> Table::branch(EventHook on_event) const {
   std::unique_ptr<Table> t(new Table(*this));
@@ -220,11 +224,12 @@ void Table::redeal_hidden(Seat seat, Xoshiro256ss& rng) {
   if (state_ == State::responses) ask_responses(responding_to_);
 }
 
-void Table::start(bool record) {
+void Table::start(bool record, const GameProgress& at) {
   record_ = record;
   if (record_) events_.reserve(1024);
-  progress_ = GameProgress::start(rules_);
+  progress_ = at;
   scores_ = progress_.scores;
+  kyotaku_ = progress_.kyotaku;
   Event e;
   e.type = EventType::start_game;
   emit(e);
@@ -246,7 +251,7 @@ Event Table::scored(EventType type) {
 }
 
 void Table::start_kyoku() {
-  if (walls_given_) {
+  if (walls_given_ && !(seeded_after_given_ && ix(kyoku_played_) >= given_walls_.size())) {
     if (ix(kyoku_played_) >= given_walls_.size())
       throw Error("table: kyoku " + std::to_string(kyoku_played_ + 1) + " needs a wall, but only " +
                   std::to_string(given_walls_.size()) + " were given");

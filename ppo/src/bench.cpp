@@ -135,12 +135,10 @@ SelfplayRate bench_selfplay(const config::Config& cfg, const torch::Device& devi
   if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
 
   const auto t0 = Clock::now();
-  auto last = t0;
   std::int64_t finished = 0;
-  actors.progress = [&](std::int64_t done) {
-    if (since(last) < 5.0) return;
-    last = Clock::now();
-    log::info("bench selfplay: {} games in {:.0f} s", finished + done, since(t0));
+  actors.progress_seconds = 5;
+  actors.progress = [&](const selfplay::Actors::Progress& p) {
+    log::info("bench selfplay: {} games in {:.0f} s", finished + p.games, since(t0));
   };
   SelfplayRate rate;
   do {

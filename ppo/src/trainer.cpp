@@ -290,6 +290,12 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   const std::string own = m.writes() ? std::string() : "rank-" + std::to_string(m.context->env().rank);
   if (m.opt.write_game_logs) m.actors->set_log_dir(m.run.paths.root / "games" / own);
   m.actors->set_external_log_dir(m.run.paths.root / "mjai-logs" / own);  // an external baseline's stderr
+  // A collect of network play-outs on a CPU can take half an hour: a line a minute while it runs.
+  if (m.opt.progress)
+    m.actors->progress = [&m](const selfplay::Actors::Progress& p) {
+      log::info("train: update {} collecting: {} of {} learner decisions, {} games finished, {:.0f} s",
+                m.learner->updates() + 1, p.samples, p.target, p.games, p.seconds);
+    };
 }
 
 Trainer::~Trainer() = default;

@@ -154,6 +154,15 @@ nlohmann::ordered_json review_json(const Review& r) {
     auto choices = nlohmann::ordered_json::array();
     for (const Choice& c : d.choices) choices.push_back({c.action, c.label, round4(c.prob)});
     dj["choices"] = std::move(choices);
+    if (d.search) {
+      nlohmann::ordered_json sj;
+      sj["action"] = d.search->action;
+      sj["label"] = d.search->label;
+      auto means = nlohmann::ordered_json::array();
+      for (const auto& [action, value] : d.search->values) means.push_back({action, round4(value)});
+      sj["values"] = std::move(means);
+      dj["search"] = std::move(sj);
+    }
     dj["table"] = table_json(d.table);
     decisions.push_back(std::move(dj));
   }

@@ -227,6 +227,15 @@ function renderSide(d, i) {
   });
   if (d.choices.length > 8) h += '<tr><td colspan="3" style="color:#777">' + (d.choices.length - 8) + " more legal actions</td></tr>";
   h += "</tbody></table>";
+  if (d.search) {
+    const label = a => (d.choices.find(c => c[0] === a) || [a, String(a)])[1];
+    h += '<div class="kv"><b>search</b><span id="search">' + esc(d.search.label) + "</span></div>";
+    h += '<table class="choices"><tbody>';
+    d.search.values.forEach(v => {
+      h += '<tr class="' + (v[0] === d.search.action ? "agent" : "") + '"><td>' + esc(label(v[0])) + "</td><td>" + v[1].toFixed(3) + "</td></tr>";
+    });
+    h += "</tbody></table>";
+  }
   h += '<div class="help">&#9733; the model\'s choice, bold: what was played. <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> decision, ' +
     "<kbd>&uarr;</kbd>/<kbd>&darr;</kbd> kyoku, <kbd>N</kbd>/<kbd>P</kbd> next/previous disagreement, <kbd>Home</kbd>/<kbd>End</kbd>, <kbd>S</kbd> summary</div>";
   side.innerHTML = h;

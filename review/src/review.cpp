@@ -207,7 +207,12 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
   std::vector<game::Decision> decisions(n);
   std::vector<std::unique_ptr<selfplay::ModelAgent>> agents(4);
   std::vector<std::unique_ptr<game::PlayerView>> views(4);
+  std::vector<std::unique_ptr<selfplay::SearchAgent>> searchers(4);
   for (const int s : r.seats) {
+    if (options.searcher) {
+      searchers[ix(s)] = options.searcher();
+      searchers[ix(s)]->start_game(game::Seat(s), game::GameKey{});
+    }
     agents[ix(s)] = std::make_unique<selfplay::ModelAgent>(std::shared_ptr<selfplay::BatchPolicy>(&policy, [](auto*) {}),
                                                            rules, "review");
     agents[ix(s)]->start_game(game::Seat(s), game::GameKey{});
@@ -220,6 +225,7 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
     const game::Event& e = log.events[i];
     for (const int s : r.seats) {
       agents[ix(s)]->observe(e);
+      if (searchers[ix(s)]) searchers[ix(s)]->observe(e);
       views[ix(s)]->apply(e);
     }
     for (; next < n && stats.sample_observed[rows[next]] == static_cast<int>(i); ++next) {
@@ -251,6 +257,16 @@ Review review_game(const data::GameLog& log, std::string_view name, const game::
       out.taken_label = label_with(out.taken, kan_select, legal_moves);
       for (int a = 0; a < data::kSampleActions; ++a)
         if (mask.test(Action(a))) out.choices.push_back({a, label_with(a, kan_select, legal_moves), 0.0F});
+      if (selfplay::SearchAgent* searcher = searchers[ix(s)].get()) {
+        const game::Action played = searcher->act(v, d);
+        if (const auto& last = searcher->last_search()) {
+          Decision::Searched& out_search = out.search.emplace();
+          out_search.action = played.index();
+          out_search.label = label_with(played.index(), kan_select, legal_moves);
+          for (std::size_t c = 0; c < last->candidates.size(); ++c)
+            out_search.values.emplace_back(last->candidates[c].index(), last->values[c]);
+        }
+      }
     }
   }
   HYDRA_CHECK(next == n, "review: a decision was not met while replaying the events");

@@ -49,6 +49,7 @@ struct Actors::Impl final : EngineDriver {
   Rollout collect(std::int64_t min_samples);
   std::unique_ptr<EngineGame> next() override;
   void finished(std::unique_ptr<EngineGame> game) override;
+  void stepped() override;             // the progress report
   void seat_agents(ActorGame& g);      // the opponent mix, the seats' agents and streams
   void settle(ActorGame& g);           // rewards, advantages, statistics, the log
   BatchPolicy* play_out_policy() const;  // who plays the play-outs: null for bot:greedy
@@ -79,6 +80,7 @@ struct Actors::Impl final : EngineDriver {
   std::vector<std::unique_ptr<ActorGame>> parked;
   std::atomic<std::int64_t> recorded{0};
   std::int64_t min_samples = 0;
+  Clock::time_point collect_start{}, next_progress{};
 };
 
 Actors::Impl::Impl(Actors& o, const ActorsConfig& c, game::MasterSeed m, std::shared_ptr<BatchPolicy> l,
@@ -248,7 +250,15 @@ void Actors::Impl::settle(ActorGame& g) {
   stats.encode_seconds += g.encode_seconds;
   if (!log_dir.empty()) write_log(g);
   finished_games.emplace_back(g.index, std::move(out));
-  if (owner.progress) owner.progress(static_cast<std::int64_t>(finished_games.size()));
+}
+
+void Actors::Impl::stepped() {
+  if (!owner.progress) return;
+  const auto now = Clock::now();
+  if (now < next_progress) return;
+  next_progress = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(owner.progress_seconds));
+  owner.progress(Progress{static_cast<std::int64_t>(finished_games.size()), recorded.load(std::memory_order_relaxed),
+                          min_samples, since(collect_start)});
 }
 
 void Actors::Impl::count_learner_seat(const ActorGame& g, std::size_t s, const GameStats& seat_games,
@@ -279,6 +289,8 @@ Rollout Actors::Impl::collect(std::int64_t min) {
   const auto t0 = Clock::now();
   min_samples = min;
   recorded.store(0);
+  collect_start = t0;
+  next_progress = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(owner.progress_seconds));
   finished_games.clear();
   // Every slot starts a game (both groups, so they overlap from the first batch); later refills
   // stop once min_samples learner decisions are recorded.

@@ -384,6 +384,7 @@ void Engine::run(EngineDriver& driver) {
     Group& g = m.groups[0];
     for (;;) {
       m.step(g, driver);
+      driver.stepped();
       if (g.rows() == 0) {  // every game has finished
         m.check_idle(g);
         break;
@@ -402,6 +403,7 @@ void Engine::run(EngineDriver& driver) {
     for (std::size_t g = 0; g < 2; ++g) {
       m.wait(g);
       m.step(m.groups[g], driver);
+      driver.stepped();
       m.submit(g);
       active = active || m.groups[g].rows() > 0;
     }

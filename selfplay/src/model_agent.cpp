@@ -100,7 +100,7 @@ game::Action ModelAgent::finish(const game::Decision& d, const float* probs) {
   return game::Action(sample_action(probs, d.mask, 1.0 / options_.temperature, rng_.uniform01()));
 }
 
-game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision& d) {
+const float* ModelAgent::probabilities(const game::PlayerView& view, const game::Decision& d) {
   game::ActionMask legal;
   prepare(view, d, obs_.data(), context_.data(), &legal);
   PolicyBatch in;
@@ -109,7 +109,11 @@ game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision&
   in.legal = &legal;
   in.n = 1;
   policy_->evaluate(in, PolicyOutput{probs_.data(), &value_});
-  return finish(d, probs_.data());
+  return probs_.data();
+}
+
+game::Action ModelAgent::act(const game::PlayerView& view, const game::Decision& d) {
+  return finish(d, probabilities(view, d));
 }
 
 }  // namespace hydra::selfplay

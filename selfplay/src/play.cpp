@@ -88,12 +88,7 @@ class AgentGame final : public EngineGame {
     HYDRA_CHECK(search != nullptr, "a deferred decision without a search");
     if (!search->done()) return std::nullopt;
     const game::Action a = search->best();
-    SearchCounters& c = searchers_[d.seat]->counters();
-    c.searched.fetch_add(1, std::memory_order_relaxed);
-    if (a != search->candidates().front()) c.changed.fetch_add(1, std::memory_order_relaxed);
-    c.play_outs.fetch_add(static_cast<std::int64_t>(search->candidates().size()) * searchers_[d.seat]->options().walls,
-                          std::memory_order_relaxed);
-    c.play_out_decisions.fetch_add(search->play_out_decisions(), std::memory_order_relaxed);
+    search->count(searchers_[d.seat]->counters(), a);
     search.reset();
     return a;
   }

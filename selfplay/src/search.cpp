@@ -9,6 +9,8 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
+#include "hydra/common/log.hpp"
+#include "hydra/game/rebuild.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/selfplay/rewards.hpp"
@@ -102,17 +104,70 @@ SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<Ba
 void SearchAgent::start_game(game::Seat seat, const game::GameKey& key) {
   key_ = key;
   kyoku_.clear();
+  kyoku_events_.clear();
+  searched_ = 0;
   model_.start_game(seat, key);
 }
 
 void SearchAgent::observe(const game::Event& e) {
-  if (e.type == game::EventType::start_kyoku) kyoku_.push_back(game::kyoku_start(e));
+  if (e.type == game::EventType::start_kyoku) {
+    kyoku_.push_back(game::kyoku_start(e));
+    kyoku_events_.clear();
+  }
+  kyoku_events_.push_back(e);
   model_.observe(e);
 }
 
-game::Action SearchAgent::act(const game::PlayerView&, const game::Decision&) {
-  throw Error("'" + std::string(name()) +
-              "': a search needs the table, which only hydra eval and hydra selfplay hold; use the checkpoint itself here");
+namespace {
+
+// Hands one search's play-outs to an engine.
+class PlayOutsDriver final : public EngineDriver {
+ public:
+  explicit PlayOutsDriver(std::vector<std::unique_ptr<EngineGame>> games) : games_(std::move(games)) {}
+  std::unique_ptr<EngineGame> next() override { return next_ < games_.size() ? std::move(games_[next_++]) : nullptr; }
+  void finished(std::unique_ptr<EngineGame>) override {}
+
+ private:
+  std::vector<std::unique_ptr<EngineGame>> games_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+game::Action SearchAgent::act(const game::PlayerView& view, const game::Decision& d) {
+  last_.reset();
+  counters_->decisions.fetch_add(1, std::memory_order_relaxed);
+  std::vector<game::Action> cands = search_candidates(model_.probabilities(view, d), d.mask, options_);
+  const game::Action argmax = cands.front();
+  if (cands.size() < 2) return argmax;
+  std::unique_ptr<game::Table> table;
+  try {
+    table = game::rebuild_table(view.rules(), d.seat, kyoku_events_, key_);
+  } catch (const Error& e) {
+    log::warn("'{}': no search at this decision, the argmax plays: {}", name(), e.what());
+    return argmax;
+  }
+  // A kan-select decision comes right after the kan it names the tile of.
+  if (d.phase == game::Phase::kan_select) table->act(d.seat, game::Action(game::Action::kKan));
+  const auto& pending = table->pending();
+  if (std::none_of(pending.begin(), pending.end(),
+                   [&](const game::Decision& p) { return p.seat == d.seat && p.phase == d.phase && p.mask == d.mask; })) {
+    log::warn("'{}': no search at this decision, the argmax plays: the rebuilt table offers other actions", name());
+    return argmax;
+  }
+  Search search(*table, d.seat, *this, std::move(cands), searched_++);
+  if (!engine_) {
+    EngineOptions eo;
+    eo.groups = {static_cast<std::size_t>(options_.candidates) * static_cast<std::size_t>(options_.walls)};
+    engine_ = std::make_unique<Engine>(eo);
+  }
+  PlayOutsDriver driver(search.take_games());
+  engine_->run(driver);
+  HYDRA_CHECK(search.done(), "search: the engine ended before the play-outs");
+  const game::Action a = search.best();
+  search.count(*counters_, a);
+  last_ = Searched{search.candidates(), search.values(), a};
+  return a;
 }
 
 std::vector<game::Action> search_candidates(const float* probs, const game::ActionMask& legal,
@@ -240,6 +295,13 @@ game::Action Search::best() const {
     }
   }
   return candidates_[best];
+}
+
+void Search::count(SearchCounters& c, game::Action played) const {
+  c.searched.fetch_add(1, std::memory_order_relaxed);
+  if (played != candidates_.front()) c.changed.fetch_add(1, std::memory_order_relaxed);
+  c.play_outs.fetch_add(static_cast<std::int64_t>(ends_.size()), std::memory_order_relaxed);
+  c.play_out_decisions.fetch_add(play_out_decisions(), std::memory_order_relaxed);
 }
 
 std::int64_t Search::play_out_decisions() const {

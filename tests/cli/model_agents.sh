@@ -32,4 +32,16 @@ replies=$(wc -l < "$dir/replies.jsonl")
 [ "$lines" -eq "$replies" ] || { echo "model_agents.sh: $lines lines but $replies replies" >&2; exit 1; }
 if grep -q "hydra bot: line" "$dir/bot.err"; then cat "$dir/bot.err" >&2; exit 1; fi
 grep -q '"type":"dahai"' "$dir/replies.jsonl"
-echo "model_agents.sh: eval reports identical, selfplay and bot played the checkpoint"
+
+# A search agent as the bot (docs/EVAL.md "Search"): the same game, one reply per line, and every
+# decision with two likely actions searched on a table rebuilt from the events (none refused).
+search="search:$dir/tiny.ckpt:walls=2:threshold=0.05:candidates=2"
+"$hydra" bot --model "$search" --seat 1 --device cpu < "$dir/game.jsonl" > "$dir/search.jsonl" 2> "$dir/search.err"
+[ "$lines" -eq "$(wc -l < "$dir/search.jsonl")" ] || { echo "model_agents.sh: the search bot missed replies" >&2; exit 1; }
+if grep -q "hydra bot: line\|no search at this decision" "$dir/search.err"; then cat "$dir/search.err" >&2; exit 1; fi
+grep -Eq "$search: [0-9]+ decisions, [1-9][0-9]* searched" "$dir/search.err" || { cat "$dir/search.err" >&2; exit 1; }
+# And in a review: the page's data carries the searches.
+"$hydra" review "$dir/game.jsonl" --model "$search" --seat 1 --device cpu --out "$dir/review.html" --json "$dir/review.json" 2> "$dir/review.err"
+grep -q '"search":' "$dir/review.json" || { cat "$dir/review.err" >&2; exit 1; }
+if grep -q "no search at this decision" "$dir/review.err"; then cat "$dir/review.err" >&2; exit 1; fi
+echo "model_agents.sh: eval reports identical, selfplay, bot and review played the checkpoint and its search"

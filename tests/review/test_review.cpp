@@ -15,6 +15,7 @@
 #include "hydra/data/convert.hpp"
 #include "hydra/review/review.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/search.hpp"
 #include "testdata.hpp"
 #include "hydra/common/index.hpp"
 
@@ -215,6 +216,60 @@ TEST(ReviewGame, OneSeatOneKyokuAndTheTableAsTheSeatSawIt) {
     EXPECT_GE(t.dora.size(), 1U);
     EXPECT_EQ(t.bakaze, full.kyoku[ix(d.kyoku)].label.substr(0, 1));
   }
+}
+
+// With a search (hydra review --model search:CKPT): the search rebuilds each decision's table from
+// the real game's events as the seat saw them (game/rebuild.hpp), so every decision with two
+// likely actions is searched; its candidates start from the checkpoint agent's own choice, and
+// what it plays is the candidate whose mean is highest when that beats the argmax's (sigmas 0).
+TEST(ReviewGame, WithASearchEveryDecisionWithTwoLikelyActionsIsSearchedFromTheRealGamesEvents) {
+  HYDRA_REQUIRE_TESTDATA(dir, "tenhou_xml");
+  const auto files = hydra::testing::files_ending_with(dir, ".xml");
+  ASSERT_FALSE(files.empty());
+  const data::GameLog log = data::read_log(files[0]);
+  auto policy = std::make_shared<selfplay::LinearTestPolicy>(3);
+  selfplay::SearchOptions so;
+  so.walls = 2;
+  so.threshold = 0.2;
+  so.candidates = 2;
+  so.sigmas = 0;
+  auto counters = std::make_shared<selfplay::SearchCounters>();
+  Options o;
+  o.seats = {1};
+  o.searcher = [&] {
+    return std::make_unique<selfplay::SearchAgent>(policy, policy, rules(), "search:test", so, counters);
+  };
+  const Review r = review_game(log, "g", rules(), *policy, o);
+  int likely = 0, searched = 0;
+  for (const Decision& d : r.decisions) {
+    const bool two = d.choices.size() >= 2 && d.choices[1].prob >= so.threshold;
+    likely += two ? 1 : 0;
+    ASSERT_EQ(d.search.has_value(), two) << "decision at event " << d.event;
+    if (!d.search) continue;
+    ++searched;
+    const auto& v = d.search->values;
+    ASSERT_EQ(v.size(), 2U);
+    EXPECT_EQ(v[0].first, d.agent);
+    const int expected = v[1].second > v[0].second ? v[1].first : v[0].first;
+    EXPECT_EQ(d.search->action, expected) << "decision at event " << d.event;
+  }
+  EXPECT_GT(searched, 10);
+  EXPECT_EQ(counters->searched.load(), searched);
+  // The same review again: the same searches.
+  const Review again = review_game(log, "g", rules(), *policy, o);
+  ASSERT_EQ(again.decisions.size(), r.decisions.size());
+  for (std::size_t i = 0; i < r.decisions.size(); ++i) {
+    ASSERT_EQ(again.decisions[i].search.has_value(), r.decisions[i].search.has_value());
+    if (r.decisions[i].search) {
+      EXPECT_EQ(again.decisions[i].search->action, r.decisions[i].search->action);
+      EXPECT_EQ(again.decisions[i].search->values, r.decisions[i].search->values);
+    }
+  }
+  // The page carries it.
+  const nlohmann::json j = review_json(r);
+  int shown = 0;
+  for (const auto& d : j["decisions"]) shown += d.contains("search") ? 1 : 0;
+  EXPECT_EQ(shown, searched);
 }
 
 TEST(ReviewGame, EveryFormatOfOneGameGivesTheSameDecisions) {

@@ -266,6 +266,34 @@ TEST(Actors, NextCollectCarriesTheNewLearnerVersion) {
   EXPECT_EQ(b.game.front(), a.games);
 }
 
+// The progress of a long collect (hydra train's line a minute): with no interval, a report after
+// every engine step, each counting up to what the collect returns, against its target.
+TEST(Actors, ProgressCountsTheCollectsDecisionsAndGamesAsTheyGo) {
+  const config::Config cfg = small_config(4, "kyoku");
+  Actors actors(actors_config(cfg), game::MasterSeed{5}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
+  std::vector<Actors::Progress> seen;
+  actors.progress = [&](const Actors::Progress& p) { seen.push_back(p); };
+  actors.progress_seconds = 0;
+  const Rollout r = actors.collect(40);
+  ASSERT_GT(seen.size(), 10U);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].target, 40);
+    EXPECT_LE(seen[i].samples, static_cast<std::int64_t>(r.size()));
+    EXPECT_LE(seen[i].games, r.games);
+    EXPECT_GE(seen[i].seconds, 0.0);
+    if (i > 0) {
+      EXPECT_GE(seen[i].samples, seen[i - 1].samples);
+      EXPECT_GE(seen[i].games, seen[i - 1].games);
+    }
+  }
+  EXPECT_GT(seen.back().samples, 0);
+  // An interval longer than the collect: no report.
+  seen.clear();
+  actors.progress_seconds = 3600;
+  (void)actors.collect(40);
+  EXPECT_TRUE(seen.empty());
+}
+
 struct RunResult {
   Rollout rollout;
   std::map<std::string, std::string> logs;

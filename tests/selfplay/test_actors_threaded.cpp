@@ -27,7 +27,8 @@ TEST(ActorsThreaded, CollectsWithTheInferenceThreadAndParallelSteps) {
   Actors actors(actors_config(cfg), game::MasterSeed{21}, learner, nullptr);
   actors.set_pool({pool});
   std::int64_t last_progress = 0;
-  actors.progress = [&](std::int64_t done) { last_progress = done; };
+  actors.progress_seconds = 0;  // a report after every step: the last one counts every game
+  actors.progress = [&](const Actors::Progress& p) { last_progress = p.games; };
   for (int round = 0; round < 2; ++round) {
     const Rollout r = actors.collect(60);
     r.check();

@@ -370,6 +370,56 @@ TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
   EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
 }
 
+// The same games with seat 0's searches asked through act(), as hydra bot asks them: no engine
+// table, and every agent fed the events as an mjai host sends them (the others' deals and draws
+// hidden), from which the search rebuilds the kyoku's table (game/rebuild.hpp).
+std::vector<std::vector<game::Event>> play_searching_alone(SearchSetup& setup) {
+  const game::TableRules& kyoku = game::table_rules("tenhou-kyoku");
+  setup.table_rules = &kyoku;
+  std::vector<std::vector<game::Event>> logs;
+  for (std::uint64_t i = 0; i < 8; ++i) {
+    const game::GameKey key = game::game_key(game::MasterSeed{31}, i);
+    std::array<std::unique_ptr<game::Agent>, game::kNumSeats> agents;
+    agents[0] = setup.agent();
+    for (int k = 1; k < 4; ++k) agents[ix(k)] = std::make_unique<ModelAgent>(setup.policy, kyoku, "plain");
+    for (int k = 0; k < 4; ++k) agents[ix(k)]->start_game(game::Seat(k), key);
+    game::Table t(kyoku, key, true);
+    std::array<std::size_t, game::kNumSeats> fed{};
+    while (!t.done()) {
+      for (const game::Decision& d : game::FixedVec<game::Decision, game::kNumSeats>(t.pending())) {
+        for (int k = 0; k < 4; ++k) {
+          auto* observer = dynamic_cast<ObservingAgent*>(agents[ix(k)].get());
+          for (; fed[ix(k)] < t.events().size(); ++fed[ix(k)]) {
+            game::Event e = t.events()[fed[ix(k)]];
+            if (e.type == game::EventType::tsumo && e.actor != game::Seat(k)) e.pai = game::Pai::unknown();
+            if (e.type == game::EventType::start_kyoku)
+              for (int o = 0; o < 4; ++o)
+                if (o != k)
+                  for (game::Pai& p : e.tehais[ix(o)]) p = game::Pai::unknown();
+            if (observer) observer->observe(e);
+          }
+        }
+        t.act(d.seat, agents[ix(d.seat.index())]->act(t.view(d.seat), d));
+      }
+    }
+    logs.push_back(t.events());
+  }
+  return logs;
+}
+
+TEST(Search, WithoutTheEnginesTableItRebuildsOneAndPlaysTheSameGames) {
+  SearchSetup engine;
+  const auto a = play_searching(engine, 1);
+  SearchSetup alone;
+  const auto b = play_searching_alone(alone);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t g = 0; g < a.size(); ++g) EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+  EXPECT_GT(alone.counters->searched.load(), 20);
+  EXPECT_EQ(alone.counters->searched.load(), engine.counters->searched.load());
+  EXPECT_EQ(alone.counters->changed.load(), engine.counters->changed.load());
+  EXPECT_EQ(alone.counters->play_out_decisions.load(), engine.counters->play_out_decisions.load());
+}
+
 TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   const SearchName s = parse_search_name("search:m.ckpt:walls=16:threshold=0.2:candidates=2:temperature=0.5:margin=0.1:sigmas=2");
   EXPECT_EQ(s.checkpoint, "m.ckpt");

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "hydra/game/action.hpp"
 #include "hydra/game/event.hpp"
@@ -63,5 +64,12 @@ struct Legal {
   ActionMask kan_select_mask() const;
   const Move& kan_move(Action type) const;
 };
+
+// The tile type a kan event names in the kan-select decision (ankan: its tiles' kind).
+TileType kan_type(const Event& e);
+// The action of `legal` that a recorded event `e` of the deciding seat is (Action::kKan for a
+// kan: with several candidates the kan-select decision follows, Action::kan_select(kan_type(e))),
+// or -1 with `why` when none is. Calls match by target and the consumed tiles' kinds.
+int action_of(const Event& e, const Legal& legal, std::string& why);
 
 }  // namespace hydra::game

@@ -53,6 +53,11 @@ class Table {
   // included) deals walls[k] (wall.hpp layout) instead of the seeded wall; for replaying
   // recorded games whose walls are known. Starting a kyoku beyond the list throws hydra::Error.
   Table(const TableRules& rules, std::vector<Wall::Tiles> walls, bool record = true);
+  // A game joined at a kyoku (rebuild.hpp): it stands at `at` (round, honba, sticks, scores) and
+  // deals `wall` there; a later kyoku (a play-out that reaches the next deal) gets the seeded wall
+  // of `key`. It keeps no record; `on_event` sees its events from the constructor on.
+  Table(const TableRules& rules, const GameKey& key, const GameProgress& at, const Wall::Tiles& wall,
+        EventHook on_event = {});
 
   // A table is neither copied nor moved by its users (its seats' views point at its rules):
   // branch() makes the one kind of copy there is.
@@ -109,7 +114,7 @@ class Table {
   enum class State : std::uint8_t { turn, riichi_discard, kan_select, responses, game_over };
   Table(const Table&) = default;  // member-wise, for branch(), which re-points the views
 
-  void start(bool record);
+  void start(bool record, const GameProgress& at);
   void emit(const Event& e);
   void start_kyoku();
   void act_one(Seat seat, Action a);
@@ -139,6 +144,7 @@ class Table {
   std::optional<Wall> wall_;
   std::vector<Wall::Tiles> given_walls_;
   bool walls_given_ = false;
+  bool seeded_after_given_ = false;  // a joined game: seeded walls once the given ones are played
   GameProgress progress_;
   Scores scores_{};
   Scores final_{};

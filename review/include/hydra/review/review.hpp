@@ -15,9 +15,12 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +28,7 @@
 #include "hydra/data/game_log.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/search.hpp"
 
 namespace hydra::review {
 
@@ -82,6 +86,14 @@ struct Decision {
   int agent = 0;        // the checkpoint agent's action (greedy), always choices[0].action
   std::vector<Choice> choices;  // every legal action, most probable first (ties: lower action)
   float value = 0;      // the value head's estimate for the deciding seat
+  // With a search (Options::searcher), where it searched: what it played and each candidate's
+  // mean reward over its play-outs (docs/EVAL.md "Search at decision time"), most likely first.
+  struct Searched {
+    int action = 0;
+    std::string label;
+    std::vector<std::pair<int, double>> values;  // (action, mean reward)
+  };
+  std::optional<Searched> search;
 };
 
 struct Kyoku {
@@ -106,6 +118,9 @@ struct Options {
   std::vector<int> seats = {0, 1, 2, 3};
   std::optional<int> kyoku;  // 0-based index of the only kyoku to review
   int batch = 256;           // decisions per evaluate() call
+  // A search agent of the model (`hydra review --model search:CKPT...`), one per reviewed seat:
+  // each is fed the game's events and asked at every decision, after the model's batch.
+  std::function<std::unique_ptr<selfplay::SearchAgent>()> searcher;
 };
 
 // Every decision of the chosen seats (and kyoku), scored by `policy`. Throws hydra::Error naming

@@ -85,7 +85,18 @@ class Actors {
   std::int64_t next_game() const;
   std::size_t pool_size() const;
 
-  std::function<void(std::int64_t games_done)> progress;  // called after each finished game
+  // Where a collect stands: its games finished so far, its learner decisions recorded (it ends
+  // once `samples` >= `target` and its games have finished) and its seconds so far.
+  struct Progress {
+    std::int64_t games = 0;
+    std::int64_t samples = 0;
+    std::int64_t target = 0;
+    double seconds = 0;
+  };
+  // Called from the thread that runs collect(), at most once per `progress_seconds` of a collect
+  // (the first after that long): a long collect's progress line (hydra train).
+  std::function<void(const Progress&)> progress;
+  double progress_seconds = 60;
 
  private:
   struct Impl;

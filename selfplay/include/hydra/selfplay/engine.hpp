@@ -110,6 +110,8 @@ class EngineDriver {
   // The next game to play, or null when the driver wants no more now.
   virtual std::unique_ptr<EngineGame> next() = 0;
   virtual void finished(std::unique_ptr<EngineGame> game) = 0;
+  // After each step of a group (progress reports; nothing may change a game here).
+  virtual void stepped() {}
 };
 
 struct EngineOptions {

@@ -58,6 +58,10 @@ class ModelAgent final : public BatchedAgent {
   // InvariantError before start_game.
   const encoder::Observer& observer() const;
 
+  // The policy's masked probabilities (46) at a decision, as act() reads them before it picks;
+  // valid until the next call.
+  const float* probabilities(const game::PlayerView& view, const game::Decision& d);
+
   // The observation of the last decision act() evaluated (tests).
   const std::vector<float>& last_obs() const { return obs_; }
 

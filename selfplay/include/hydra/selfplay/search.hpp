@@ -27,7 +27,12 @@
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
 //   sigmas=S (1)           and by how many standard errors of its paired gain
 //   grp=CKPT               reward the GRP's change of expected placement points (hydra grp)
-// A search runs where the engine holds the table: `hydra eval` and `hydra selfplay`.
+// In `hydra eval` and `hydra selfplay` a search runs on the engine's own table, its play-outs
+// batched with every game's passes. Where no table is held (`hydra bot`, a plain game loop) the
+// agent rebuilds one from the kyoku's events as its seat saw them (game/rebuild.hpp) and runs
+// the play-outs on an engine of its own: the same deals and the same choice, since a search reads
+// only what the seat sees. A kyoku it cannot rebuild (a kan after a riichi, say) is played by the
+// argmax, with a warning.
 
 #include <atomic>
 #include <cstdint>
@@ -97,7 +102,7 @@ class SearchAgent final : public BatchedAgent {
   std::string_view name() const override { return model_.name(); }
   void start_game(game::Seat seat, const game::GameKey& key) override;
   void observe(const game::Event& e) override;
-  // Without a table to search (hydra bot, a plain game loop): an Error.
+  // Without the engine's table (hydra bot, a plain game loop): the search on a rebuilt table.
   game::Action act(const game::PlayerView& view, const game::Decision& d) override;
   BatchPolicy* policy() const override { return model_.policy(); }
   void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
@@ -105,6 +110,16 @@ class SearchAgent final : public BatchedAgent {
     model_.prepare(view, d, obs, context, legal);
   }
   game::Action finish(const game::Decision& d, const float* probs) override { return model_.finish(d, probs); }
+
+  // What act()'s last decision searched (hydra review shows it): its candidates, most likely
+  // first, their mean rewards and the action played; none when one action was likely or the
+  // kyoku could not be rebuilt.
+  struct Searched {
+    std::vector<game::Action> candidates;
+    std::vector<double> values;
+    game::Action played;
+  };
+  const std::optional<Searched>& last_search() const { return last_; }
 
   const SearchOptions& options() const { return options_; }
   BatchPolicy* continuation() const { return continuation_.get(); }
@@ -123,6 +138,11 @@ class SearchAgent final : public BatchedAgent {
   std::shared_ptr<SearchReward> reward_;
   game::GameKey key_;
   std::vector<game::KyokuStart> kyoku_;
+  // For act(): the kyoku's events so far, its searched decisions, and the engine of its play-outs.
+  std::vector<game::Event> kyoku_events_;
+  std::uint64_t searched_ = 0;
+  std::unique_ptr<Engine> engine_;
+  std::optional<Searched> last_;
 };
 
 // The candidates of a decision, most likely first (ties: lower action index): the legal actions
@@ -147,6 +167,9 @@ class Search {
   // first of them reads the play-outs' rewards (with `grp`, one call of its model); one thread at
   // a time.
   game::Action best() const;
+  // Once done(): counts the search in `c` (searched, changed, play-outs and their decisions), the
+  // agent having played `played`.
+  void count(SearchCounters& c, game::Action played) const;
   std::vector<double> values() const;
   const std::vector<game::Action>& candidates() const { return candidates_; }
   std::int64_t play_out_decisions() const;

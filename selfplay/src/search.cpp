@@ -147,8 +147,17 @@ game::Action SearchAgent::act(const game::PlayerView& view, const game::Decision
     log::warn("'{}': no search at this decision, the argmax plays: {}", name(), e.what());
     return argmax;
   }
-  // A kan-select decision comes right after the kan it names the tile of.
-  if (d.phase == game::Phase::kan_select) table->act(d.seat, game::Action(game::Action::kKan));
+  // A kan-select decision comes right after the kan it names the tile of (when the rebuilt
+  // table offers that kan; else the check below finds no such decision).
+  const auto waits_for = [&](game::Phase phase, game::Action a) {
+    const auto& p = table->pending();
+    return std::any_of(p.begin(), p.end(), [&](const game::Decision& x) {
+      return x.seat == d.seat && x.phase == phase && x.mask.test(a);
+    });
+  };
+  const game::Action kan(game::Action::kKan);
+  if (d.phase == game::Phase::kan_select && waits_for(game::Phase::turn, kan) && !table->answered(d.seat))
+    table->act(d.seat, kan);
   const auto& pending = table->pending();
   if (std::none_of(pending.begin(), pending.end(),
                    [&](const game::Decision& p) { return p.seat == d.seat && p.phase == d.phase && p.mask == d.mask; })) {

@@ -66,13 +66,15 @@ class AgentGame final : public EngineGame {
     models_[d.seat]->prepare(table_->view(d.seat), d, row.obs, row.context, row.legal);
   }
   // A search agent with two or more likely actions spawns its play-outs and defers the decision
-  // (search.hpp); resume() plays its best candidate once they have ended.
+  // (search.hpp); resume() plays its best candidate once they have ended. Under a time budget it
+  // searches at once on an engine of its own instead, as hydra bot does.
   game::Action choose(const game::Decision& d, const RowResult& r) override {
     if (SearchAgent* s = searchers_[d.seat]) {
       SearchCounters& c = s->counters();
       c.decisions.fetch_add(1, std::memory_order_relaxed);
       std::vector<game::Action> cands = search_candidates(r.probs, d.mask, s->options());
       const game::Action argmax = cands.front();
+      if (cands.size() >= 2 && s->options().time > 0) return s->search_on(*table_, d, std::move(cands));
       if (cands.size() >= 2) {
         auto& search = searches_[d.seat];
         search = std::make_unique<Search>(*table_, d.seat, *s, std::move(cands), searched_[d.seat]++);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 
@@ -77,12 +78,16 @@ SearchName parse_search_name(std::string_view name) {
     } else if (key == "grp") {
       if (value.empty()) throw Error("'" + std::string(name) + "': option grp needs a GRP checkpoint (hydra grp)");
       o.grp = std::string(value);
+    } else if (key == "time") {
+      o.time = parse_number(name, key, value);
+      if (!(o.time > 0))
+        throw Error("'" + std::string(name) + "': option time must be > 0 seconds, got '" + std::string(value) + "'");
     } else if (key == "continuation") {
       if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
       o.continuation = std::string(value);
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
-                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp)");
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time)");
     }
   }
   return out;
@@ -164,14 +169,35 @@ game::Action SearchAgent::act(const game::PlayerView& view, const game::Decision
     log::warn("'{}': no search at this decision, the argmax plays: the rebuilt table offers other actions", name());
     return argmax;
   }
-  Search search(*table, d.seat, *this, std::move(cands), searched_++);
+  return search_on(*table, d, std::move(cands));
+}
+
+game::Action SearchAgent::search_on(const game::Table& table, const game::Decision& d,
+                                    std::vector<game::Action> candidates) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  Search search(table, d.seat, *this, std::move(candidates), searched_++);
   if (!engine_) {
     EngineOptions eo;
     eo.groups = {static_cast<std::size_t>(options_.candidates) * static_cast<std::size_t>(options_.walls)};
     engine_ = std::make_unique<Engine>(eo);
   }
-  PlayOutsDriver driver(search.take_games());
-  engine_->run(driver);
+  // Without a budget one round holds every deal; with one, rounds of a quarter of them.
+  const int walls = search.walls();
+  const int round = options_.time > 0 ? (walls + 3) / 4 : walls;
+  int played = 0;
+  while (played < walls) {
+    const auto round_start = Clock::now();
+    const int last = std::min(walls, played + round);
+    PlayOutsDriver driver(search.take_walls(played, last));
+    engine_->run(driver);
+    played = last;
+    if (options_.time > 0 && played < walls) {
+      const std::chrono::duration<double> spent = Clock::now() - start, took = Clock::now() - round_start;
+      if (spent.count() + took.count() * (std::min(walls, played + round) - played) / round > options_.time) break;
+    }
+  }
+  if (played < walls) search.stop_at(played);
   HYDRA_CHECK(search.done(), "search: the engine ended before the play-outs");
   const game::Action a = search.best();
   search.count(*counters_, a);
@@ -235,7 +261,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
     const PlayOutStart start{*dealt, seat, enc, perms};
     const game::StreamKey sampling = game::derive(agent.key(), game::labels::search, {s, index, wall, 1});
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
-      const std::size_t i = k * ix(walls_) + ix(w);
+      const std::size_t i = ix(w) * candidates_.size() + k;
       games_[i] = std::make_unique<PlayOutGame>(start, candidates_[k], std::nullopt, spec, sampling, &ends_[i],
                                                 &outstanding_);
     }
@@ -272,7 +298,28 @@ void Search::settle() const {
 
 double Search::reward(std::size_t k, int w) const {
   settle();
-  return rewards_[k * ix(walls_) + ix(w)];
+  return rewards_[ix(w) * candidates_.size() + k];
+}
+
+std::vector<std::unique_ptr<EngineGame>> Search::take_walls(int first, int last) {
+  HYDRA_CHECK(0 <= first && first <= last && last <= walls_, "search: deals out of range");
+  std::vector<std::unique_ptr<EngineGame>> out;
+  for (std::size_t i = ix(first) * candidates_.size(); i < ix(last) * candidates_.size(); ++i) {
+    HYDRA_CHECK(games_[i] != nullptr, "search: a deal's games taken twice");
+    out.push_back(std::move(games_[i]));
+  }
+  return out;
+}
+
+void Search::stop_at(int walls) {
+  HYDRA_CHECK(1 <= walls && walls <= walls_ && rewards_.empty(), "search: stopped at no deal or after settling");
+  const std::size_t kept = ix(walls) * candidates_.size();
+  for (std::size_t i = kept; i < games_.size(); ++i)
+    HYDRA_CHECK(games_[i] != nullptr, "search: stopped short of a deal already played");
+  games_.clear();
+  outstanding_.fetch_sub(static_cast<int>(ends_.size() - kept), std::memory_order_acq_rel);
+  ends_.resize(kept);
+  walls_ = walls;
 }
 
 std::vector<double> Search::values() const {

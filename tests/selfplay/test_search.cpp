@@ -420,6 +420,58 @@ TEST(Search, WithoutTheEnginesTableItRebuildsOneAndPlaysTheSameGames) {
   EXPECT_EQ(alone.counters->play_out_decisions.load(), engine.counters->play_out_decisions.load());
 }
 
+// A time budget that never binds plays every deal: the same games as without one, whether the
+// search runs at once in the engine's game (eval and selfplay under a budget) or through act()
+// (hydra bot).
+TEST(Search, ATimeBudgetThatDoesNotBindChangesNothing) {
+  SearchSetup plain;
+  const auto a = play_searching(plain, 1);
+  SearchSetup timed;
+  timed.options.time = 1e6;
+  const auto b = play_searching(timed, 2);
+  SearchSetup alone;
+  alone.options.time = 1e6;
+  const auto c = play_searching_alone(alone);
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_EQ(a.size(), c.size());
+  for (std::size_t g = 0; g < a.size(); ++g) {
+    EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+    EXPECT_TRUE(a[g] == c[g]) << "game " << g;
+  }
+  EXPECT_GT(plain.counters->searched.load(), 20);
+  for (const SearchSetup* s : {&timed, &alone}) {
+    EXPECT_EQ(s->counters->searched.load(), plain.counters->searched.load());
+    EXPECT_EQ(s->counters->changed.load(), plain.counters->changed.load());
+    EXPECT_EQ(s->counters->play_outs.load(), plain.counters->play_outs.load());
+    EXPECT_EQ(s->counters->play_out_decisions.load(), plain.counters->play_out_decisions.load());
+  }
+}
+
+// A budget too short for a second round plays the first round's deals, ceil(8 / 4) = 2 of 8:
+// the deals of a search of 2 walls, so its games, in the engine's game and through act().
+TEST(Search, ATimeBudgetTooShortForASecondRoundPlaysTheFirstRoundsDeals) {
+  SearchSetup two;  // walls = 2, no budget
+  const auto a = play_searching(two, 1);
+  SearchSetup timed;
+  timed.options.walls = 8;
+  timed.options.time = 1e-9;
+  const auto b = play_searching(timed, 1);
+  SearchSetup alone;
+  alone.options.walls = 8;
+  alone.options.time = 1e-9;
+  const auto c = play_searching_alone(alone);
+  for (std::size_t g = 0; g < a.size(); ++g) {
+    EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+    EXPECT_TRUE(a[g] == c[g]) << "game " << g;
+  }
+  for (const SearchSetup* s : {&timed, &alone}) {
+    EXPECT_EQ(s->counters->searched.load(), two.counters->searched.load());
+    EXPECT_EQ(s->counters->changed.load(), two.counters->changed.load());
+    EXPECT_EQ(s->counters->play_outs.load(), 2 * 2 * two.counters->searched.load());  // candidates x walls
+    EXPECT_EQ(s->counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
+  }
+}
+
 TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   const SearchName s = parse_search_name("search:m.ckpt:walls=16:threshold=0.2:candidates=2:temperature=0.5:margin=0.1:sigmas=2");
   EXPECT_EQ(s.checkpoint, "m.ckpt");
@@ -431,6 +483,8 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_DOUBLE_EQ(s.options.sigmas, 2.0);
   EXPECT_EQ(parse_search_name("search:a.ckpt:continuation=b.ckpt").options.continuation, "b.ckpt");
   EXPECT_EQ(parse_search_name("search:a.ckpt:grp=g.ckpt").options.grp, "g.ckpt");
+  EXPECT_DOUBLE_EQ(parse_search_name("search:a.ckpt:time=0.5").options.time, 0.5);
+  EXPECT_DOUBLE_EQ(parse_search_name("search:a.ckpt").options.time, 0.0);
   const auto message = [](const std::string& name) {
     try {
       (void)parse_search_name(name);
@@ -446,6 +500,8 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:walls").find("KEY=VALUE"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:threshold=2").find("threshold"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:grp=").find("grp needs a GRP checkpoint"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:time=0").find("time must be > 0"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:time=soon").find("time needs a number"), std::string::npos);
 }
 
 TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {

@@ -27,6 +27,14 @@
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
 //   sigmas=S (1)           and by how many standard errors of its paired gain
 //   grp=CKPT               reward the GRP's change of expected placement points (hydra grp)
+//   time=S                 a budget of S seconds per searched decision: the deals are played in
+//                          rounds of ceil(walls / 4) and no round starts that the last round's
+//                          time says would end past S (the first always runs). Such a search
+//                          runs at once on an engine of the agent's own, in eval and selfplay as
+//                          in bot, so it is the bot a host sees; where the budget binds, the
+//                          choice depends on the machine's speed. A round's deals are those of
+//                          the search without a budget: a budget that does not bind changes
+//                          nothing.
 // In `hydra eval` and `hydra selfplay` a search runs on the engine's own table, its play-outs
 // batched with every game's passes. Where no table is held (`hydra bot`, a plain game loop) the
 // agent rebuilds one from the kyoku's events as its seat saw them (game/rebuild.hpp) and runs
@@ -64,6 +72,7 @@ struct SearchOptions {
   double margin = 0;
   double sigmas = 1;
   std::string grp;  // empty: the score change and the final placement points
+  double time = 0;  // seconds per searched decision; 0: no budget, every wall
 };
 
 struct SearchName {
@@ -104,6 +113,9 @@ class SearchAgent final : public BatchedAgent {
   void observe(const game::Event& e) override;
   // Without the engine's table (hydra bot, a plain game loop): the search on a rebuilt table.
   game::Action act(const game::PlayerView& view, const game::Decision& d) override;
+  // The search of decision d (two or more candidates, most likely first) on `table`, at once, on
+  // the agent's own engine: act()'s search, and the engine path's under a time budget.
+  game::Action search_on(const game::Table& table, const game::Decision& d, std::vector<game::Action> candidates);
   BatchPolicy* policy() const override { return model_.policy(); }
   void prepare(const game::PlayerView& view, const game::Decision& d, float* obs, float* context,
                game::ActionMask* legal) override {
@@ -161,7 +173,13 @@ class Search {
   Search(const Search&) = delete;
   Search& operator=(const Search&) = delete;
 
-  std::vector<std::unique_ptr<EngineGame>> take_games() { return std::move(games_); }
+  // The play-out games: all of them, or those of deals [first, last) (every candidate's).
+  std::vector<std::unique_ptr<EngineGame>> take_games() { return take_walls(0, walls_); }
+  std::vector<std::unique_ptr<EngineGame>> take_walls(int first, int last);
+  // Ends the search at its first `walls` deals, whose games have been played (a time budget);
+  // the games of the others are dropped unplayed.
+  void stop_at(int walls);
+  int walls() const { return walls_; }
   bool done() const { return outstanding_.load(std::memory_order_acquire) == 0; }
   // Once done(): the action to play, and each candidate's mean reward (candidates' order). The
   // first of them reads the play-outs' rewards (with `grp`, one call of its model); one thread at
@@ -184,7 +202,7 @@ class Search {
   double margin_ = 0;
   double sigmas_ = 0;
   int walls_ = 0;
-  std::vector<PlayOutEnd> ends_;  // candidate-major: ends_[k * walls + w]
+  std::vector<PlayOutEnd> ends_;  // deal-major: ends_[w * candidates + k]
   SearchReward* reward_model_ = nullptr;
   std::vector<game::KyokuStart> kyoku_;   // with a reward model: the game's kyoku starts so far
   mutable std::vector<double> rewards_;   // as ends_, once settled

@@ -202,6 +202,9 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   const game::Action a = search.best();
   search.count(*counters_, a);
   last_ = Searched{search.candidates(), search.values(), a};
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
+  for (auto seen = counters_->longest_us.load(); us > seen && !counters_->longest_us.compare_exchange_weak(seen, us);) {
+  }
   return a;
 }
 

@@ -444,7 +444,9 @@ TEST(Search, ATimeBudgetThatDoesNotBindChangesNothing) {
     EXPECT_EQ(s->counters->changed.load(), plain.counters->changed.load());
     EXPECT_EQ(s->counters->play_outs.load(), plain.counters->play_outs.load());
     EXPECT_EQ(s->counters->play_out_decisions.load(), plain.counters->play_out_decisions.load());
+    EXPECT_GT(s->counters->longest_us.load(), 0);  // searched at once: the slowest wait is known
   }
+  EXPECT_EQ(plain.counters->longest_us.load(), 0);  // batched in the engine: no one search's wait
 }
 
 // A budget too short for a second round plays the first round's deals, ceil(8 / 4) = 2 of 8:

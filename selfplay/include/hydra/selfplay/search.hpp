@@ -91,6 +91,9 @@ struct SearchCounters {
   std::atomic<std::int64_t> changed{0};    // of those, where it played another action than the argmax
   std::atomic<std::int64_t> play_outs{0};
   std::atomic<std::int64_t> play_out_decisions{0};
+  // The longest search run at once (act(), or under a time budget), in microseconds: the wait a
+  // host sees at its slowest decision. 0 where every search was batched in the engine.
+  std::atomic<std::int64_t> longest_us{0};
 };
 
 // The reward model of `grp`, shared by the search agents of one name and called under its lock:

@@ -103,8 +103,12 @@ void run_review(const ReviewFlags& f) {
             f.device, since(t_load));
   std::optional<selfplay::ModelAgents> agents;
   if (search) {
-    agents.emplace(f.device, rules, selfplay::ModelAgentOptions{}, torch_side::load().policy_loader,
-                   torch_side::load().reward_loader);
+    // The search's own checkpoint is the policy loaded above; another (a continuation) loads.
+    selfplay::PolicyLoader loader = [policy, checkpoint, load = torch_side::load().policy_loader](
+                                        const std::string& path, const std::string& device) {
+      return path == checkpoint ? policy : load(path, device);
+    };
+    agents.emplace(f.device, rules, selfplay::ModelAgentOptions{}, std::move(loader), torch_side::load().reward_loader);
     (void)agents->make(f.model);  // its options and checkpoints are checked before the review starts
     options.searcher = [&agents, &f] {
       std::unique_ptr<game::Agent> a = agents->make(f.model);

@@ -77,7 +77,7 @@ class AgentGame final : public EngineGame {
       if (cands.size() >= 2 && s->options().time > 0) return s->search_on(*table_, d, std::move(cands));
       if (cands.size() >= 2) {
         auto& search = searches_[d.seat];
-        search = std::make_unique<Search>(*table_, d.seat, *s, std::move(cands), searched_[d.seat]++);
+        search = std::make_unique<Search>(*table_, d.seat, *s, std::move(cands), s->next_search_index());
         for (auto& g : search->take_games()) spawn(std::move(g));
         defer();
       }
@@ -122,7 +122,6 @@ class AgentGame final : public EngineGame {
   game::SeatArray<BatchedAgent*> models_{};
   game::SeatArray<SearchAgent*> searchers_{};
   game::SeatArray<std::unique_ptr<Search>> searches_;
-  game::SeatArray<std::uint64_t> searched_{};
   std::unique_ptr<game::Table> table_;
   std::array<std::size_t, game::kNumSeats> seen_{};
   const std::function<void(PlayedGame)>& done_;

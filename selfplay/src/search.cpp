@@ -176,7 +176,7 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
                                     std::vector<game::Action> candidates) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  Search search(table, d.seat, *this, std::move(candidates), searched_++);
+  Search search(table, d.seat, *this, std::move(candidates), next_search_index());
   if (!engine_) {
     EngineOptions eo;
     eo.groups = {static_cast<std::size_t>(options_.candidates) * static_cast<std::size_t>(options_.walls)};
@@ -193,7 +193,8 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
     engine_->run(driver);
     played = last;
     if (options_.time > 0 && played < walls) {
-      const std::chrono::duration<double> spent = Clock::now() - start, took = Clock::now() - round_start;
+      const auto now = Clock::now();
+      const std::chrono::duration<double> spent = now - start, took = now - round_start;
       if (spent.count() + took.count() * (std::min(walls, played + round) - played) / round > options_.time) break;
     }
   }

@@ -141,6 +141,9 @@ class SearchAgent final : public BatchedAgent {
   const encoder::Observer& observer() const { return model_.observer(); }
   const game::GameKey& key() const { return key_; }
   SearchCounters& counters() const { return *counters_; }
+  // The number of the game's next searched decision of this seat (it keys the search's deals and
+  // streams), whichever path searches it.
+  std::uint64_t next_search_index() { return searched_++; }
   // The GRP of `grp` (null without), and the starts of the game's kyoku so far (what it reads).
   SearchReward* reward() const { return reward_.get(); }
   const std::vector<game::KyokuStart>& kyoku() const { return kyoku_; }
@@ -153,9 +156,10 @@ class SearchAgent final : public BatchedAgent {
   std::shared_ptr<SearchReward> reward_;
   game::GameKey key_;
   std::vector<game::KyokuStart> kyoku_;
-  // For act(): the kyoku's events so far, its searched decisions, and the engine of its play-outs.
-  std::vector<game::Event> kyoku_events_;
+  // The game's searched decisions so far; for act(): the kyoku's events so far and the engine of
+  // its play-outs.
   std::uint64_t searched_ = 0;
+  std::vector<game::Event> kyoku_events_;
   std::unique_ptr<Engine> engine_;
   std::optional<Searched> last_;
 };

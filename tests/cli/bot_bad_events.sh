@@ -40,7 +40,7 @@ rc=$?
 want=$(grep -c . "$dir/in"); got=$(wc -l < "$dir/out")
 [ "$want" -eq "$got" ] || fail "$got replies to $want lines"
 grep -q 'internal error\|invariant' "$dir/err" && fail "an internal error"
-n=$(wc -l < "$dir/err")
+n=$(grep -c "^hydra bot: line" "$dir/err")
 [ "$n" -eq 7 ] || fail "$n error lines, wanted 7"
 for pattern in 'line 4: .*riichi without a discard that keeps it tenpai' 'line 6: .*five of a kind' \
                'line 12: .*closed tiles' 'line 14: .*closed tiles' 'line 20: .*5 visible copies of C' \

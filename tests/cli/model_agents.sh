@@ -40,6 +40,10 @@ search="search:$dir/tiny.ckpt:walls=2:threshold=0.05:candidates=2"
 [ "$lines" -eq "$(wc -l < "$dir/search.jsonl")" ] || { echo "model_agents.sh: the search bot missed replies" >&2; exit 1; }
 if grep -q "hydra bot: line\|no search at this decision" "$dir/search.err"; then cat "$dir/search.err" >&2; exit 1; fi
 grep -Eq "$search: [0-9]+ decisions, [1-9][0-9]* searched" "$dir/search.err" || { cat "$dir/search.err" >&2; exit 1; }
+# The bot's reply times count the decisions it asked of the agent: the search's own count of them.
+asked=$(sed -n 's/.*bot: [0-9]* lines in .* replies asked the agent (\([0-9]*\) decisions).*/\1/p' "$dir/search.err")
+counted=$(grep -F "$search: " "$dir/search.err" | sed -n 's/.*: \([0-9]*\) decisions, [0-9]* searched.*/\1/p')
+[ -n "$asked" ] && [ "$asked" = "$counted" ] || { echo "model_agents.sh: the bot asked '$asked' decisions, the search counted '$counted'" >&2; cat "$dir/search.err" >&2; exit 1; }
 # And in a review: the page's data carries the searches.
 "$hydra" review "$dir/game.jsonl" --model "$search" --seat 1 --device cpu --out "$dir/review.html" --json "$dir/review.json" 2> "$dir/review.err"
 grep -q '"search":' "$dir/review.json" || { cat "$dir/review.err" >&2; exit 1; }

@@ -252,6 +252,20 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
                   {"inference", total.inference_seconds}, {"wait", total.wait_seconds}};
   j["share_of_wall"] = {{"engine", share(total.engine_seconds)}, {"encode", share(total.encode_seconds)},
                         {"inference", share(total.inference_seconds)}, {"wait", share(total.wait_seconds)}};
+  // With play-outs (ppo.advantage = rollout) most of the work is in them: their decisions are
+  // counted apart from the games' (network_decisions and mean_batch are the games' own).
+  const bool play_outs = total.paired > 0;
+  const double per_sample = total.learner_decisions > 0
+                                ? static_cast<double>(total.branch_decisions) / static_cast<double>(total.learner_decisions)
+                                : 0.0;
+  if (play_outs)
+    j["play_outs"] = {{"agent", cfg.selfplay.play_out_agent},
+                      {"walls", cfg.selfplay.play_outs},
+                      {"eligible_decisions", total.paired},
+                      {"played_out", total.branches},
+                      {"decisions", total.branch_decisions},
+                      {"decisions_per_learner_sample", per_sample},
+                      {"decisions_per_s", static_cast<double>(total.branch_decisions) / wall}};
   if (f.model.json) {
     std::cout << json::dump(j, 2) << "\n";
     return;
@@ -263,6 +277,11 @@ void run_bench_selfplay(const BenchSelfplayFlags& f) {
   std::printf("learner samples/s    %12.0f   (network decisions %lld, mean batch %.1f)\n",
               j["learner_samples_per_s"].get<double>(), static_cast<long long>(total.network_decisions),
               j["mean_batch"].get<double>());
+  if (play_outs)
+    std::printf("play-outs            %12.0f decisions/s   (%s, %d walls; %lld of %lld decisions played out, %.0f play-out "
+                "decisions per learner sample)\n",
+                j["play_outs"]["decisions_per_s"].get<double>(), cfg.selfplay.play_out_agent.c_str(), cfg.selfplay.play_outs,
+                static_cast<long long>(total.branches), static_cast<long long>(total.paired), per_sample);
   std::printf("time, share of wall: engine %.2f  encode %.2f  (CPU seconds summed over worker threads)\n",
               share(total.engine_seconds), share(total.encode_seconds));
   std::printf("                     inference %.2f  (the inference thread busy)  wait %.2f  (games idle, waiting for it)\n",

@@ -21,6 +21,9 @@ for extra in "ppo.advantage=rollout" "ppo.policy_gradient=expected ppo.advantage
     { echo "check_bench.sh: bench learner failed with $extra" >&2; exit 1; }
 done
 selfplay=$("$hydra" bench selfplay "${common[@]}" --set selfplay.games=2 --set ppo.rollout_samples=1 --set ppo.minibatch=1 --seconds 0 --json)
+# With play-outs (one-kyoku games, 2 walls of the greedy bot): their decisions apart from the games'.
+playouts=$("$hydra" bench selfplay "${common[@]}" --set selfplay.games=2 --set ppo.rollout_samples=1 --set ppo.minibatch=1 \
+  --set ppo.advantage=rollout --set selfplay.play_outs=2 --set rules.length=kyoku --seconds 0 --json)
 # Real positions from logs too, and the pretraining bench, when the shared data is there.
 pretrain='{}'
 if [ -n "${HYDRA_TESTDATA:-}" ] && [ -d "$HYDRA_TESTDATA/mjai" ]; then
@@ -31,9 +34,10 @@ else
   echo "check_bench.sh: HYDRA_TESTDATA not set: bench pretrain not run"
 fi
 info=$("$hydra" info --torch --json)
-python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" "$info" "$tmp/trace.json" <<'PY'
+python3 - "$check" "$model" "$learner" "$selfplay" "$pretrain" "$info" "$tmp/trace.json" "$playouts" <<'PY'
 import json, math, sys
 check, model, learner, selfplay, pretrain, info = (json.loads(a) for a in sys.argv[1:7])
+playouts = json.loads(sys.argv[8])
 with open(sys.argv[7]) as f:
     trace = json.load(f)
 
@@ -89,6 +93,12 @@ assert selfplay["games"] == 2, selfplay  # one game per slot when one sample is 
 assert math.isclose(selfplay["games_per_hour"], 3600 * selfplay["games"] / selfplay["wall_s"], rel_tol=1e-9), selfplay
 for k, v in selfplay["share_of_wall"].items():
     assert math.isclose(v, selfplay["seconds"][k] / selfplay["wall_s"], rel_tol=1e-9), (k, selfplay)
+assert "play_outs" not in selfplay, selfplay
+po = playouts["play_outs"]
+assert po["agent"] == "bot:greedy" and po["walls"] == 2 and po["decisions"] > 0, po
+assert 0 < po["played_out"] <= po["eligible_decisions"] <= playouts["learner_samples"], playouts
+assert math.isclose(po["decisions_per_learner_sample"], po["decisions"] / playouts["learner_samples"], rel_tol=1e-9), playouts
+assert math.isclose(po["decisions_per_s"], po["decisions"] / playouts["wall_s"], rel_tol=1e-9), playouts
 if pretrain:
     assert pretrain["bench"] == "pretrain" and pretrain["batch"] == 32 and pretrain["cpu_threads"] == 1, pretrain
     positive(pretrain, ["files", "pipeline_over_learner"], "pretrain")

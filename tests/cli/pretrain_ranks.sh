@@ -12,11 +12,9 @@ set -u
 hydra=$1
 torchrun=${2:-}
 [ -n "${HYDRA_TESTDATA:-}" ] && [ -d "$HYDRA_TESTDATA/mjai" ] || { echo "HYDRA_TESTDATA not set: skipped"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 mkdir "$dir/logs"
 cp $(ls "$HYDRA_TESTDATA"/mjai/*.json.gz | head -n 6) "$dir/logs/"
-fail() { echo "pretrain_ranks.sh: $*" >&2; for f in "$dir"/*.out; do echo "--- $f" >&2; tail -20 "$f" >&2; done; exit 1; }
 small=(--data "$dir/logs" --device cpu --set run.threads=1 --set model.blocks=1 --set model.channels=32
        --set pretrain.batch=33 --set pretrain.val_fraction=0.3 --set pretrain.val_every=2 --set train.checkpoint_every=2
        --set pretrain.val_max_samples=200 --set pretrain.shuffle_buffer=256 --set train.tensorboard=false

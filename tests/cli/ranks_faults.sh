@@ -16,14 +16,7 @@
 set -eu
 hydra=$1
 torchrun=${2:-}
-dir=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2> /dev/null || true; pkill -9 -P "$pid" 2> /dev/null || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() { echo "ranks_faults.sh: $*" >&2; for f in "$dir"/*.out; do echo "--- $f" >&2; tail -20 "$f" >&2; done; exit 1; }
+source "$(dirname "$0")/scratch.sh"
 no_temp_files() {
   local left
   left=$(find "$1" \( -name '.*.tmp-*' -o -name '*.tmp[0-9]*' -o -name 'metrics.jsonl.tmp' \) -print)

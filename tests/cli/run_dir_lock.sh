@@ -5,14 +5,7 @@
 # were; after kill -9 of the first run the next one takes the directory over and resumes.
 set -eu
 hydra=$1
-dir=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2> /dev/null || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() { echo "run_dir_lock.sh: $*" >&2; exit 1; }
+source "$(dirname "$0")/scratch.sh"
 tiny=(--set run.threads=1 --set rules.length=kyoku --set model.blocks=1 --set model.channels=32
       --set selfplay.games=4 --set selfplay.baseline=bot:random --set ppo.rollout_samples=96
       --set ppo.minibatch=48 --set ppo.epochs=1 --set train.checkpoint_every=1 --set checkpoint.keep=0

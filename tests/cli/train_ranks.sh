@@ -11,18 +11,11 @@
 set -eu
 hydra=$1
 torchrun=${2:-}
-dir=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2> /dev/null || true; pkill -9 -P "$pid" 2> /dev/null || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/scratch.sh"
 tiny=(--set run.threads=1 --set rules.length=kyoku --set model.blocks=1 --set model.channels=32
       --set selfplay.games=4 --set selfplay.baseline=bot:random --set selfplay.pool_every=2
       --set ppo.rollout_samples=96 --set ppo.minibatch=48 --set ppo.epochs=2 --set run.dist_timeout=30
       --set train.checkpoint_every=1 --set train.tensorboard=false --device cpu --seed 7)
-fail() { echo "train_ranks.sh: $*" >&2; for f in "$dir"/*.out; do echo "--- $f" >&2; tail -20 "$f" >&2; done; exit 1; }
 no_temp_files() {
   local left
   left=$(find "$1" \( -name '.*.tmp-*' -o -name '*.tmp[0-9]*' -o -name 'metrics.jsonl.tmp' \) -print)

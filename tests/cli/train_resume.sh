@@ -5,13 +5,7 @@
 # the one of an uninterrupted run with the same seed.
 set -eu
 hydra=$1
-dir=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2> /dev/null || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/scratch.sh"
 updates=12
 tiny=(--set run.threads=1 --set rules.length=kyoku --set model.blocks=1 --set model.channels=32
       --set selfplay.games=4 --set selfplay.baseline=bot:random --set selfplay.pool_every=2

@@ -4,13 +4,7 @@
 # train.log and metrics.jsonl, and --max-minutes stops a run the same way.
 set -eu
 hydra=$1
-dir=$(mktemp -d)
-pid=
-cleanup() {
-  if [ -n "$pid" ]; then kill -9 "$pid" 2> /dev/null || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/scratch.sh"
 tiny=(--set run.threads=1 --set rules.length=kyoku --set model.blocks=1 --set model.channels=32
       --set selfplay.games=4 --set selfplay.baseline=bot:random --set ppo.rollout_samples=96
       --set ppo.minibatch=48 --set ppo.epochs=1 --set train.checkpoint_every=1000 --device cpu --max-updates 100000)

@@ -3,7 +3,7 @@
 # bundle (scripts/package.sh) and the torch==2.11 (CUDA) package of python3 on PATH.
 #   scripts/gpu_run.sh --hydra HYDRA --mjai DIR --houou DIR --out DIR [--deadline SECONDS]
 #                      [--pretrain-minutes M] [--train-minutes M] [--selfplay-seconds S]
-#                      [--steps check,selfplay,learner,model,playouts,train,pretrain,bot,eval,check_bc]
+#                      [--steps check,selfplay,learner,model,pretrain,playouts,bot,train,eval,check_bc]
 #                      [--baseline OLD_HYDRA] [--train-set KEY=VALUE]... [--check-set KEY=VALUE]...
 #                      [--clone CKPT] [--playout-seconds S] [--playout-set KEY=VALUE]... [--bot-lines N]
 #                      [--config FILE --device DEV --blocks B --channels C]  (a CPU rehearsal)
@@ -12,9 +12,9 @@
 # 2,048 games, `bench learner` (as configured, with model.fused_norm, and with it at
 # minibatches of 4,096; each with one more update profiled: its kernels by time and kind, how busy
 # the GPU was, the Chrome trace gzipped into the results), `bench selfplay` as configured and
-# without overlapping passes, `bench model` (as configured and with model.fused_norm), `bench
-# selfplay` of configs/finetune_houou.json (every play-out played by the network itself) at 6 x 128
-# (from --clone, the Houou clone, when given) and at the pretraining network's size, `hydra pretrain` of the 40 x 256 network on DIR (--houou),
+# without overlapping passes, `bench model` (as configured and with model.fused_norm), `hydra pretrain` of the 40 x 256 network on DIR (--houou),
+# `bench selfplay` of configs/finetune_houou.json (every play-out played by the network itself) at
+# 6 x 128 (from --clone, the Houou clone, when given) and at 40 x 256 (from the pretrained checkpoint),
 # `hydra bot` on the first game of --mjai, seat 0, with that checkpoint plain and searched (and
 # with --clone), its replies' times (--bot-lines N: only the game's first N lines),
 # `hydra train --config configs/h100.json` (from that checkpoint when pretrain ran, with 2 value
@@ -29,7 +29,7 @@ set -uo pipefail
 
 hydra=""; mjai=""; houou=""; out=""; deadline=540; pretrain_min=1.5; train_min=3; selfplay_s=0
 config=configs/h100.json; device=cuda; blocks=40; channels=256
-steps=check,selfplay,learner,model,playouts,train,pretrain,bot,eval,check_bc; baseline=""; train_sets=(); check_sets=()
+steps=check,selfplay,learner,model,pretrain,playouts,bot,train,eval,check_bc; baseline=""; train_sets=(); check_sets=()
 clone=""; playout_s=20; bot_lines=0; playout_sets=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -148,17 +148,6 @@ want learner && bench learner 75 "default:" "fused_norm:--set model.fused_norm=t
 want selfplay && bench selfplay 120 "default:" "no_overlap:--set selfplay.overlap=false"
 want model && bench model 40 "default:" "fused_norm:--set model.fused_norm=true"
 
-# Network play-outs (docs/PPO.md "Play-outs by the network"): configs/finetune_houou.json, whose
-# play-outs the snapshot plays, at 6 x 128 from the clone and at the pretraining network's size
-# (random weights: unsure nearly everywhere, so nearly every decision is played out).
-if want playouts; then
-  po=("$hydra" bench selfplay --config configs/finetune_houou.json --device "$device" --json --seconds "$playout_s"
-      --set selfplay.games=256 "${playout_sets[@]}")
-  big=(--set model.blocks=$blocks --set model.channels=$channels)
-  [ "$device" = cuda ] && big+=(--set model.bf16_norm=true --set model.fused_norm=true)
-  step playouts_6x128 240 "${po[@]}" ${clone:+--set "ppo.init=$clone"}
-  step playouts_${blocks}x$channels 240 "${po[@]}" "${big[@]}"
-fi
 
 # Behaviour cloning of the full-size network on real games (40 x 256, bf16 with bf16 norms as
 # configs/h100.json, batch 1024).
@@ -170,6 +159,19 @@ if want pretrain; then
     --data "$houou" --device "$device" --seed 1 --max-minutes "$pretrain_min" --run-dir "$runs/pretrain"
 fi
 bc=$(ls "$runs"/pretrain/checkpoints/*.ckpt 2>/dev/null | tail -1)
+
+# Network play-outs (docs/PPO.md "Play-outs by the network"): configs/finetune_houou.json, whose
+# play-outs the snapshot plays, at 6 x 128 from the clone and at the pretraining network's size
+# from its checkpoint (else random weights, unsure nearly everywhere: nearly every decision played
+# out, so its collects are 4,096 decisions).
+if want playouts; then
+  po=("$hydra" bench selfplay --config configs/finetune_houou.json --device "$device" --json --seconds "$playout_s"
+      --set selfplay.games=256)
+  big=(--set model.blocks=$blocks --set model.channels=$channels --set ppo.rollout_samples=4096)
+  [ "$device" = cuda ] && big+=(--set model.bf16_norm=true --set model.fused_norm=true)
+  step playouts_6x128 240 "${po[@]}" ${clone:+--set "ppo.init=$clone"} "${playout_sets[@]}"
+  step playouts_${blocks}x$channels 240 "${po[@]}" "${big[@]}" ${bc:+--set "ppo.init=$bc"} "${playout_sets[@]}"
+fi
 
 # hydra bot on one real game, seat 0: each reply's wait (the bot's last log lines) for the
 # checkpoint, its search under the time budget bot uses, and the same for the clone.

@@ -21,6 +21,7 @@
 #include "hydra/common/json.hpp"
 #include "hydra/common/error.hpp"
 #include "hydra/common/log.hpp"
+#include "hydra/common/metrics.hpp"
 #include "hydra/selfplay/duplicate.hpp"
 #include "hydra/selfplay/eval_report.hpp"
 #include "hydra/selfplay/model_agent.hpp"
@@ -52,12 +53,12 @@ void run_eval(EvalFlags f) {
   f.eval.make_agent = agents.factory();
   const auto t0 = std::chrono::steady_clock::now();
   auto last = t0;
+  metrics::Progress meter(static_cast<std::int64_t>(f.eval.seeds * game::kNumSeats));  // the planned games
   f.eval.progress = [&](std::uint64_t done, std::uint64_t planned) {
     const auto now = std::chrono::steady_clock::now();
     if (now - last < std::chrono::seconds(5) && done != planned) return;
     last = now;
-    const double s = std::chrono::duration<double>(now - t0).count();
-    log::info("eval: {}/{} games, {:.1f} games/s", done, planned, static_cast<double>(done) / s);
+    log::info("eval: games {}", meter.line(static_cast<std::int64_t>(done)));
   };
   const selfplay::EvalResult r = selfplay::run_eval(f.eval);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -72,7 +72,7 @@ class AgentGame final : public EngineGame {
     if (SearchAgent* s = searchers_[d.seat]) {
       SearchCounters& c = s->counters();
       c.decisions.fetch_add(1, std::memory_order_relaxed);
-      std::vector<game::Action> cands = search_candidates(r.probs, d.mask, s->options());
+      std::vector<game::Action> cands = search_candidates(r.probs, d, s->options());
       const game::Action argmax = cands.front();
       if (cands.size() >= 2 && s->options().time > 0) return s->search_on(*table_, d, std::move(cands));
       if (cands.size() >= 2) {

@@ -82,12 +82,16 @@ SearchName parse_search_name(std::string_view name) {
       o.time = parse_number(name, key, value);
       if (!(o.time > 0))
         throw Error("'" + std::string(name) + "': option time must be > 0 seconds, got '" + std::string(value) + "'");
+    } else if (key == "calls") {
+      if (value != "0" && value != "1")
+        throw Error("'" + std::string(name) + "': option calls must be 0 or 1, got '" + std::string(value) + "'");
+      o.calls = value == "1";
     } else if (key == "continuation") {
       if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
       o.continuation = std::string(value);
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
-                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time)");
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls)");
     }
   }
   return out;
@@ -142,7 +146,7 @@ class PlayOutsDriver final : public EngineDriver {
 game::Action SearchAgent::act(const game::PlayerView& view, const game::Decision& d) {
   last_.reset();
   counters_->decisions.fetch_add(1, std::memory_order_relaxed);
-  std::vector<game::Action> cands = search_candidates(model_.probabilities(view, d), d.mask, options_);
+  std::vector<game::Action> cands = search_candidates(model_.probabilities(view, d), d, options_);
   const game::Action argmax = cands.front();
   if (cands.size() < 2) return argmax;
   std::unique_ptr<game::Table> table;
@@ -209,16 +213,17 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   return a;
 }
 
-std::vector<game::Action> search_candidates(const float* probs, const game::ActionMask& legal,
-                                            const SearchOptions& options) {
+std::vector<game::Action> search_candidates(const float* probs, const game::Decision& d, const SearchOptions& options) {
+  const bool call = d.phase == game::Phase::response || d.phase == game::Phase::chankan;
+  const int most = call && !options.calls ? 1 : options.candidates;
   std::vector<game::Action> all;
   for (int a = 0; a < game::kNumActions; ++a)
-    if (legal.test(game::Action(a))) all.emplace_back(a);
+    if (d.mask.test(game::Action(a))) all.emplace_back(a);
   std::stable_sort(all.begin(), all.end(),
                    [&](game::Action x, game::Action y) { return probs[x.index()] > probs[y.index()]; });
   std::vector<game::Action> out;
   for (const game::Action a : all) {
-    if (static_cast<int>(out.size()) == options.candidates) break;
+    if (static_cast<int>(out.size()) == most) break;
     if (!out.empty() && !(probs[a.index()] >= options.threshold)) break;
     out.push_back(a);
   }

@@ -505,6 +505,7 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:grp=").find("grp needs a GRP checkpoint"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:time=0").find("time must be > 0"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:time=soon").find("time needs a number"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:calls=no").find("calls must be 0 or 1, got 'no'"), std::string::npos);
 }
 
 TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {
@@ -518,12 +519,36 @@ TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {
   SearchOptions o;
   o.threshold = 0.1;
   o.candidates = 4;
-  EXPECT_EQ(search_candidates(probs.data(), legal, o),
+  const game::Decision turn{game::Seat(0), game::Phase::turn, legal};
+  EXPECT_EQ(search_candidates(probs.data(), turn, o),
             (std::vector<game::Action>{game::Action(3), game::Action(5), game::Action(0)}));
   o.candidates = 2;
-  EXPECT_EQ(search_candidates(probs.data(), legal, o), (std::vector<game::Action>{game::Action(3), game::Action(5)}));
+  EXPECT_EQ(search_candidates(probs.data(), turn, o), (std::vector<game::Action>{game::Action(3), game::Action(5)}));
   o.threshold = 0.9;  // the argmax alone: no search
-  EXPECT_EQ(search_candidates(probs.data(), legal, o), (std::vector<game::Action>{game::Action(3)}));
+  EXPECT_EQ(search_candidates(probs.data(), turn, o), (std::vector<game::Action>{game::Action(3)}));
+}
+
+// calls=0: a decision on another seat's discard or kan keeps its argmax (no search); the seat's
+// own turn and riichi discard are searched as before.
+TEST(Search, WithoutCallsOnlyTheSeatsOwnTurnsAreSearched) {
+  std::vector<float> probs(game::kNumActions, 0.0f);
+  game::ActionMask legal;
+  for (int a : {1, 2}) legal.set(game::Action(a));
+  probs[1] = 0.4f;
+  probs[2] = 0.6f;
+  SearchOptions o = parse_search_name("search:x.ckpt:calls=0").options;
+  EXPECT_FALSE(o.calls);
+  const std::vector<game::Action> both{game::Action(2), game::Action(1)}, argmax{game::Action(2)};
+  for (const game::Phase p : {game::Phase::turn, game::Phase::riichi_discard, game::Phase::kan_select})
+    EXPECT_EQ(search_candidates(probs.data(), game::Decision{game::Seat(1), p, legal}, o), both) << game::to_string(p);
+  for (const game::Phase p : {game::Phase::response, game::Phase::chankan}) {
+    EXPECT_EQ(search_candidates(probs.data(), game::Decision{game::Seat(1), p, legal}, o), argmax) << game::to_string(p);
+    o.calls = true;
+    EXPECT_EQ(search_candidates(probs.data(), game::Decision{game::Seat(1), p, legal}, o), both) << game::to_string(p);
+    o.calls = false;
+  }
+  EXPECT_TRUE(parse_search_name("search:x.ckpt:calls=1").options.calls);
+  EXPECT_TRUE(parse_search_name("search:x.ckpt").options.calls);
 }
 
 }  // namespace

@@ -73,6 +73,7 @@ struct SearchOptions {
   double sigmas = 1;
   std::string grp;  // empty: the score change and the final placement points
   double time = 0;  // seconds per searched decision; 0: no budget, every wall
+  bool calls = true;  // false: decisions on another seat's discard or kan are not searched
 };
 
 struct SearchName {
@@ -164,10 +165,10 @@ class SearchAgent final : public BatchedAgent {
   std::optional<Searched> last_;
 };
 
-// The candidates of a decision, most likely first (ties: lower action index): the legal actions
-// with probability >= threshold, at most `candidates`, the argmax always.
-std::vector<game::Action> search_candidates(const float* probs, const game::ActionMask& legal,
-                                            const SearchOptions& options);
+// The candidates of decision `d`, most likely first (ties: lower action index): the legal actions
+// with probability >= threshold, at most `candidates`, the argmax always; the argmax alone for a
+// decision on another seat's discard or kan (response, chankan) when `calls` is off.
+std::vector<game::Action> search_candidates(const float* probs, const game::Decision& d, const SearchOptions& options);
 
 // One decision's search in flight: made by the deciding game, which spawns games() and waits
 // until done().

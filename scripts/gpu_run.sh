@@ -20,7 +20,8 @@
 # `hydra train --config configs/h100.json` (from that checkpoint when pretrain ran, with 2 value
 # warm-up updates, so the warm-up and the first minibatches' approx-KL are both measured),
 # `hydra eval` of the trained checkpoint on the CPU, `hydra check --model` of the behaviour-cloned
-# checkpoint. --steps picks some; with pretrain left out, train starts from random weights.
+# checkpoint. --steps picks some (playouts and bot only when named: by default the time they would
+# take goes to train); with pretrain left out, train starts from random weights.
 # A failing step is reported and the next one runs. GPU memory and load are sampled each second
 # (nvidia-smi) into OUT/results/smi.csv, each step's start and end into OUT/results/steps.csv, and
 # at the end each step's mean GPU busy share and peak memory into OUT/results/gpu_busy.txt. Writes
@@ -29,7 +30,7 @@ set -uo pipefail
 
 hydra=""; mjai=""; houou=""; out=""; deadline=540; pretrain_min=1.5; train_min=3; selfplay_s=0
 config=configs/h100.json; device=cuda; blocks=40; channels=256
-steps=check,selfplay,learner,model,pretrain,playouts,bot,train,eval,check_bc; baseline=""; train_sets=(); check_sets=()
+steps=check,selfplay,learner,model,pretrain,train,eval,check_bc; baseline=""; train_sets=(); check_sets=()
 clone=""; playout_s=20; bot_lines=0; playout_sets=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -149,7 +149,6 @@ want learner && bench learner 75 "default:" "fused_norm:--set model.fused_norm=t
 want selfplay && bench selfplay 120 "default:" "no_overlap:--set selfplay.overlap=false"
 want model && bench model 40 "default:" "fused_norm:--set model.fused_norm=true"
 
-
 # Behaviour cloning of the full-size network on real games (40 x 256, bf16 with bf16 norms as
 # configs/h100.json, batch 1024).
 if want pretrain; then
@@ -179,8 +178,7 @@ fi
 if want bot; then
   game=$(ls "$mjai"/*.json.gz 2>/dev/null | head -1)
   if [ -n "$game" ]; then
-    zcat "$game" > "$runs/bot_game.jsonl"
-    [ "$bot_lines" -gt 0 ] && { head -n "$bot_lines" "$runs/bot_game.jsonl" > "$runs/bot_cut.jsonl"; mv "$runs/bot_cut.jsonl" "$runs/bot_game.jsonl"; }
+    if [ "$bot_lines" -gt 0 ]; then zcat "$game" | head -n "$bot_lines"; else zcat "$game"; fi > "$runs/bot_game.jsonl"
     searched=walls=32:threshold=0.1:candidates=3:time=0.5
     bots=()
     [ -n "$bc" ] && bots+=("pretrained:$bc" "pretrained_search:search:$bc:$searched")

@@ -122,10 +122,13 @@ std::string beat_key(int rank) { return "hydra/alive/" + std::to_string(rank); }
 // Every rank counts up a key of the rendezvous store twice a second on a connection of its own
 // (c10d's TCPStore: nothing home-made on the wire). When a collective fails, a rank reads every
 // other rank's count twice, kSilence apart: a rank whose count did not move died or was stopped,
-// and the error names it; a store that cannot be reached names rank 0, which hosts it.
+// and the error names it. A store that cannot be reached names its host: rank 0, or under
+// torchrun the launcher (TORCHELASTIC_USE_AGENT_STORE=True: torchrun's agent hosts the store at
+// MASTER_PORT and c10d's TCPStore on rank 0 joins it as a client), which is then ending the run.
 class Liveness {
  public:
-  explicit Liveness(const DistEnv& env) : rank_(env.rank), size_(env.world_size) {
+  explicit Liveness(const DistEnv& env)
+      : rank_(env.rank), size_(env.world_size), launcher_store_(launcher_hosts_store()) {
     c10d::TCPStoreOptions opts;
     opts.port = static_cast<std::uint16_t>(env.master_port);
     opts.isServer = false;
@@ -162,12 +165,20 @@ class Liveness {
       return (silent.size() == 1 ? "rank " : "ranks ") + names + of + " stopped answering (no heartbeat for " +
              std::to_string(kSilence.count()) + " s: died or stopped)";
     } catch (const std::exception&) {
+      if (launcher_store_)
+        return "the launcher's rendezvous store cannot be reached (torchrun hosts it and is ending the run), so "
+               "which rank stopped answering is not known here: torchrun's own report names the process that exited";
       return "rank 0 of " + std::to_string(size_) +
              " stopped answering (its rendezvous store cannot be reached: died or stopped)";
     }
   }
 
  private:
+  static bool launcher_hosts_store() {
+    const char* v = std::getenv("TORCHELASTIC_USE_AGENT_STORE");
+    return v != nullptr && std::string_view(v) == "True";
+  }
+
   std::vector<std::int64_t> counts() {
     std::vector<std::int64_t> out(ix(size_), 0);
     for (int r = 0; r < size_; ++r)
@@ -191,6 +202,7 @@ class Liveness {
 
   int rank_;
   int size_;
+  bool launcher_store_;
   c10::intrusive_ptr<c10d::TCPStore> client_;
   std::mutex mu_;
   std::condition_variable cv_;

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -267,6 +268,33 @@ TEST(ProcessGroup, APeerThatLeftFailsTheNextCollective) {
   EXPECT_NE(error.find("all_reduce failed"), std::string::npos) << error;
   // Its heartbeat stopped with its group: rank 0 names it.
   EXPECT_NE(error.find("rank 1 of 2 stopped answering"), std::string::npos) << error;
+}
+
+// Rank 0 hosts the rendezvous store; when it leaves, the survivor cannot read the heartbeats and
+// names the store's host: rank 0, or under torchrun (TORCHELASTIC_USE_AGENT_STORE=True, the
+// store torchrun's agent's) the launcher, which is then ending the run.
+TEST(ProcessGroup, AStoreThatLeftNamesItsHost) {
+  REQUIRE_GLOO();
+  for (const bool launcher : {false, true}) {
+    if (launcher) ::setenv("TORCHELASTIC_USE_AGENT_STORE", "True", 1);
+    std::string error;
+    on_ranks(2, 60s, [&](int rank, ProcessGroup& group) {
+      group.barrier();
+      if (rank == 0) return;  // leaves: its group and the store it hosts are destroyed
+      try {
+        auto t = torch::ones({8});
+        group.all_reduce_sum({t});
+      } catch (const Error& e) {
+        error = e.what();
+      }
+    });
+    ::unsetenv("TORCHELASTIC_USE_AGENT_STORE");
+    EXPECT_NE(error.find("all_reduce failed"), std::string::npos) << error;
+    EXPECT_NE(error.find(launcher ? "the launcher's rendezvous store cannot be reached"
+                                  : "rank 0 of 2 stopped answering (its rendezvous store cannot be reached"),
+              std::string::npos)
+        << error;
+  }
 }
 
 TEST(FaultPlan, ReadsARankASumAndASignalAndNamesAMalformedValue) {

@@ -71,6 +71,8 @@ DistEnv DistEnv::from_environment(const std::function<const char*(const char*)>&
   if (port == nullptr) throw Error("distributed: MASTER_PORT is not set: the rendezvous needs rank 0's port");
   env.master_addr = addr;
   env.master_port = env_int("MASTER_PORT", port, 1, 65535);
+  const char* agent_store = get("TORCHELASTIC_USE_AGENT_STORE");
+  env.launcher_store = agent_store != nullptr && std::string_view(agent_store) == "True";
   return env;
 }
 
@@ -122,13 +124,12 @@ std::string beat_key(int rank) { return "hydra/alive/" + std::to_string(rank); }
 // Every rank counts up a key of the rendezvous store twice a second on a connection of its own
 // (c10d's TCPStore: nothing home-made on the wire). When a collective fails, a rank reads every
 // other rank's count twice, kSilence apart: a rank whose count did not move died or was stopped,
-// and the error names it. A store that cannot be reached names its host: rank 0, or under
-// torchrun the launcher (TORCHELASTIC_USE_AGENT_STORE=True: torchrun's agent hosts the store at
-// MASTER_PORT and c10d's TCPStore on rank 0 joins it as a client), which is then ending the run.
+// and the error names it. A store that cannot be reached names its host: rank 0, or the launcher
+// (DistEnv::launcher_store, torchrun's agent), which is then ending the run.
 class Liveness {
  public:
   explicit Liveness(const DistEnv& env)
-      : rank_(env.rank), size_(env.world_size), launcher_store_(launcher_hosts_store()) {
+      : rank_(env.rank), size_(env.world_size), launcher_store_(env.launcher_store) {
     c10d::TCPStoreOptions opts;
     opts.port = static_cast<std::uint16_t>(env.master_port);
     opts.isServer = false;
@@ -174,11 +175,6 @@ class Liveness {
   }
 
  private:
-  static bool launcher_hosts_store() {
-    const char* v = std::getenv("TORCHELASTIC_USE_AGENT_STORE");
-    return v != nullptr && std::string_view(v) == "True";
-  }
-
   std::vector<std::int64_t> counts() {
     std::vector<std::int64_t> out(ix(size_), 0);
     for (int r = 0; r < size_; ++r)

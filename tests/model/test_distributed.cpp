@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,6 +56,10 @@ TEST(DistEnv, NoVariablesIsOneProcessAndEachBadVariableIsNamed) {
   EXPECT_EQ(one.local_world_size, 1);
   EXPECT_EQ(torchrun.master_addr, "node0");
   EXPECT_EQ(torchrun.master_port, 29400);
+  EXPECT_FALSE(torchrun.launcher_store);
+  const DistEnv agent = env_of({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "localhost"},
+                                {"MASTER_PORT", "29400"}, {"TORCHELASTIC_USE_AGENT_STORE", "True"}});
+  EXPECT_TRUE(agent.launcher_store);  // torchrun's agent hosts the store
   EXPECT_EQ(env_of({{"RANK", "0"}, {"WORLD_SIZE", "1"}}).world_size, 1);  // no rendezvous needed
 
   EXPECT_NE(error_of({{"RANK", "0"}}).find("WORLD_SIZE is not set"), std::string::npos);
@@ -271,16 +274,17 @@ TEST(ProcessGroup, APeerThatLeftFailsTheNextCollective) {
 }
 
 // Rank 0 hosts the rendezvous store; when it leaves, the survivor cannot read the heartbeats and
-// names the store's host: rank 0, or under torchrun (TORCHELASTIC_USE_AGENT_STORE=True, the
-// store torchrun's agent's) the launcher, which is then ending the run.
+// names the store's host: rank 0, or the launcher (DistEnv::launcher_store, as under torchrun),
+// which is then ending the run.
 TEST(ProcessGroup, AStoreThatLeftNamesItsHost) {
   REQUIRE_GLOO();
   for (const bool launcher : {false, true}) {
-    if (launcher) ::setenv("TORCHELASTIC_USE_AGENT_STORE", "True", 1);
     std::string error;
-    on_ranks(2, 60s, [&](int rank, ProcessGroup& group) {
+    testing::on_rank_envs(2, [&](DistEnv env) {
+      env.launcher_store = launcher;
+      ProcessGroup group(env, "gloo", 60s);
       group.barrier();
-      if (rank == 0) return;  // leaves: its group and the store it hosts are destroyed
+      if (env.rank == 0) return;  // leaves: its group and the store it hosts are destroyed
       try {
         auto t = torch::ones({8});
         group.all_reduce_sum({t});
@@ -288,7 +292,6 @@ TEST(ProcessGroup, AStoreThatLeftNamesItsHost) {
         error = e.what();
       }
     });
-    ::unsetenv("TORCHELASTIC_USE_AGENT_STORE");
     EXPECT_NE(error.find("all_reduce failed"), std::string::npos) << error;
     EXPECT_NE(error.find(launcher ? "the launcher's rendezvous store cannot be reached"
                                   : "rank 0 of 2 stopped answering (its rendezvous store cannot be reached"),

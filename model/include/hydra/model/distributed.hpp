@@ -30,6 +30,9 @@ struct DistEnv {
   int local_world_size = 1;  // ranks on this machine (LOCAL_WORLD_SIZE; torchrun and --nproc set it)
   std::string master_addr = "127.0.0.1";
   int master_port = 29500;
+  // The launcher hosts the rendezvous store at MASTER_PORT, not rank 0 (torchrun:
+  // TORCHELASTIC_USE_AGENT_STORE=True; c10d's TCPStore on rank 0 then joins it as a client).
+  bool launcher_store = false;
 
   bool distributed() const { return world_size > 1; }
 

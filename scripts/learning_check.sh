@@ -26,16 +26,21 @@
 # (`hydra pretrain --config configs/pretrain_houou.json`, --bc-steps, default its 15,000) and the
 # GRP of that corpus (configs/grp_houou.json); PPO runs configs/finetune_houou.json. --clone CKPT
 # and --grp CKPT reuse checkpoints made before (either start) instead of training them.
+# A check longer than one sitting runs in parts: `--evals none` stops after PPO (at --minutes),
+# and `--resume` with the same options (and `--` flags) continues it in the same --out: the start
+# it recorded (OUT/start.env), PPO resumed from its latest checkpoint for --minutes more (`hydra
+# train --resume`: the same updates as one uninterrupted run), then the duplicates. --eval-seed
+# sets the duplicates' wall seeds (default 20261123, the seeds of every run in docs/PPO.md).
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
 #                             [--config FILE] [--minutes M] [--updates N] [--seeds N]
-#                             [--sampled-seeds N]
-#                             [--evals all|start] [--houou] [--clone CKPT] [--grp CKPT]
+#                             [--sampled-seeds N] [--eval-seed S] [--resume]
+#                             [--evals all|start|none] [--houou] [--clone CKPT] [--grp CKPT]
 #                             [-- extra hydra train flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/learning_check
 games=4000; bc_steps=; minutes=120; updates=0; seeds=1000; sampled_seeds=; config=; evals=all
-houou=0; clone=; grp=
+houou=0; clone=; grp=; resume=0; eval_seed=20261123
 while [ $# -gt 0 ]; do
   case "$1" in
     --houou) houou=1; shift ;;
@@ -51,11 +56,18 @@ while [ $# -gt 0 ]; do
     --sampled-seeds) sampled_seeds=$2; shift 2 ;;
     --config) config=$2; shift 2 ;;
     --evals) evals=$2; shift 2 ;;
+    --eval-seed) eval_seed=$2; shift 2 ;;
+    --resume) resume=1; shift ;;
     --) shift; break ;;
     *) echo "learning_check.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
-case "$evals" in all|start) ;; *) echo "learning_check.sh: --evals is all or start, not '$evals'" >&2; exit 2 ;; esac
+case "$evals" in all|start|none) ;; *) echo "learning_check.sh: --evals is all, start or none, not '$evals'" >&2; exit 2 ;; esac
+[[ $eval_seed =~ ^[0-9]+$ ]] || { echo "learning_check.sh: --eval-seed is a non-negative integer, not '$eval_seed'" >&2; exit 2; }
+if [ "$resume" = 1 ]; then
+  [ -z "$clone$grp" ] || { echo "learning_check.sh: --resume takes the start recorded in $out/start.env; drop --clone and --grp" >&2; exit 2; }
+  [ -f "$out/start.env" ] || { echo "learning_check.sh: --resume: $out/start.env is missing: no check to continue in $out (run it without --resume first)" >&2; exit 2; }
+fi
 if [ "$houou" = 1 ]; then
   : "${bc_steps:=15000}" "${config:=configs/finetune_houou.json}"
 else
@@ -69,12 +81,18 @@ for f in "$clone" "$grp"; do
 done
 hydra=$build_dir/apps/hydra
 [ -x "$hydra" ] || { echo "learning_check.sh: $hydra is missing: build first (scripts/build.sh)" >&2; exit 1; }
-rm -rf "$out"
+[ "$resume" = 1 ] || rm -rf "$out"
 mkdir -p "$out"
 cd "$HYDRA_ROOT"
 start=$(date +%s)
 
-if [ -n "$clone" ]; then
+if [ "$resume" = 1 ]; then
+  bc=$(sed -n 's/^bc=//p' "$out/start.env"); grp=$(sed -n 's/^grp=//p' "$out/start.env")
+  for f in "$bc" "$grp"; do
+    [ -f "$f" ] || { echo "learning_check.sh: --resume: $out/start.env names $f, which is missing" >&2; exit 2; }
+  done
+  say "1-3/6 the start recorded in $out/start.env: $bc, GRP $grp"
+elif [ -n "$clone" ]; then
   say "1-2/6 the start: $clone (given)"
   bc=$clone
 elif [ "$houou" = 1 ]; then
@@ -97,7 +115,9 @@ else
   tail -n 3 "$out/bc.log"
 fi
 
-if [ -n "$grp" ]; then
+if [ "$resume" = 1 ]; then
+  :
+elif [ -n "$grp" ]; then
   say "3/6 the GRP rank predictor: $grp (given)"
 elif [ "$houou" = 1 ]; then
   say "3/6 GRP rank predictor on the Houou corpus (configs/grp_houou.json) -> $out/grp"
@@ -118,11 +138,17 @@ if [ "$updates" -gt 0 ]; then
   stop=(--stop-at "$updates"); bound="$updates updates"
   [ "$minutes" != 0 ] && bound="$bound (at most $minutes minutes)"
 fi
-say "4/6 PPO from $bc for $bound -> $out/ppo"
-"$hydra" train --config "$config" --run-dir "$out/ppo" --device cpu \
-  --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "${stop[@]}" "$@" > "$out/ppo.log" 2>&1
+printf 'bc=%s\ngrp=%s\n' "$bc" "$grp" > "$out/start.env"
+resume_flag=(); [ "$resume" = 1 ] && resume_flag=(--resume)
+say "4/6 PPO from $bc for $bound${resume_flag:+ more, resumed} -> $out/ppo"
+"$hydra" train --config "$config" --run-dir "$out/ppo" --device cpu "${resume_flag[@]}" \
+  --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "${stop[@]}" "$@" >> "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
+if [ "$evals" = none ]; then
+  say "stopped after PPO (--evals none): continue with the same options and --resume"
+  exit 0
+fi
 
 if [ "$evals" = start ]; then
   say "5/6 1v3 duplicate over $seeds wall seeds: PPO against its BC start, argmax (hydra eval's default)"
@@ -132,7 +158,7 @@ fi
 evaluate() {  # NAME CHALLENGER CHAMPION [eval flags]
   local name=$1 challenger=$2 champion=$3; shift 3
   local n=$seeds; [[ $name == *_sampled ]] && n=${sampled_seeds:-$seeds}
-  "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed 20261123 --device cpu \
+  "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed "$eval_seed" --device cpu \
     --json "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
   python3 - "$out/eval_$name.json" "$name" << 'PY'
 import json, sys

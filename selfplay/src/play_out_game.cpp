@@ -24,8 +24,8 @@ game::Xoshiro256ss seat_stream(const game::StreamKey& parent, std::size_t s) {
 PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> first,
                          std::optional<game::Xoshiro256ss> walls, const PlayOutAgentSpec& agent,
                          const game::StreamKey& sampling, PlayOutEnd* out, std::atomic<int>* outstanding)
-    : enc_(start.encoders), perm_(start.perms), agent_(agent), out_(out), outstanding_(outstanding) {
-  HYDRA_CHECK(agent_.policy != nullptr, "a network play-out needs a policy");
+    : enc_(start.encoders), perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
+  HYDRA_CHECK(agent_.policy != nullptr && agent_.depth >= 0, "a network play-out needs a policy and a depth >= 0");
   if (agent_.temperature > 0)
     rng_.emplace(game::SeatArray<game::Xoshiro256ss>{seat_stream(sampling, 0), seat_stream(sampling, 1),
                                                      seat_stream(sampling, 2), seat_stream(sampling, 3)});
@@ -65,6 +65,8 @@ void PlayOutGame::encode(const game::Decision& d, const Row& row) {
 }
 
 game::Action PlayOutGame::choose(const game::Decision& d, const RowResult& res) {
+  if (agent_.depth > 0 && d.seat == seat_ && !end_.value && (end_.decisions >= agent_.depth || end_.next))
+    end_.value = res.value;
   ++end_.decisions;
   const std::size_t s = ix(d.seat.index());
   const game::ActionMask legal = perm_[s](d.mask);

@@ -86,14 +86,20 @@ SearchName parse_search_name(std::string_view name) {
       if (value != "0" && value != "1")
         throw Error("'" + std::string(name) + "': option calls must be 0 or 1, got '" + std::string(value) + "'");
       o.calls = value == "1";
+    } else if (key == "depth") {
+      o.depth = parse_count(name, key, value, 1, 10000);
     } else if (key == "continuation") {
       if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
       o.continuation = std::string(value);
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
-                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls)");
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, depth)");
     }
   }
+  if (out.options.depth > 0 && !out.options.grp.empty())
+    throw Error("'" + std::string(name) +
+                "': options depth and grp do not go together: a cut play-out is scored by the continuation's value "
+                "head, in final placement points, not by the GRP's change over the kyoku");
   return out;
 }
 
@@ -238,7 +244,9 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       margin_(agent.options().margin),
       sigmas_(agent.options().sigmas),
       walls_(agent.options().walls),
+      depth_(agent.options().depth),
       reward_model_(agent.reward()) {
+  HYDRA_CHECK(depth_ == 0 || reward_model_ == nullptr, "search: a cut play-out has no GRP reward");
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   if (reward_model_ != nullptr) {
     kyoku_ = agent.kyoku();
@@ -254,7 +262,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   const encoder::Observer& own = agent.observer();
   HYDRA_CHECK(own.view().seat() == seat, "search: the agent observes another seat");
   const game::SeatArray<encoder::SuitPerm> perms{};
-  const PlayOutAgentSpec spec{agent.continuation(), o.temperature};
+  const PlayOutAgentSpec spec{agent.continuation(), o.temperature, o.depth};
   for (int w = 0; w < walls_; ++w) {
     const auto wall = static_cast<std::uint64_t>(w);
     game::Xoshiro256ss deal(game::derive(agent.key(), game::labels::search, {s, index, wall, 0}));
@@ -282,6 +290,13 @@ void Search::settle() const {
   HYDRA_CHECK(done(), "a search read before its play-outs ended");
   const auto s = ix(seat_.index());
   rewards_.resize(ends_.size());
+  if (depth_ > 0) {  // the value where the play-out was cut, or the placement points of a game that ended
+    for (std::size_t i = 0; i < ends_.size(); ++i) {
+      const PlayOutEnd& e = ends_[i];
+      rewards_[i] = e.value ? static_cast<double>(*e.value) : kPlacementReward[ix(game::ranks(e.scores)[s])];
+    }
+    return;
+  }
   if (reward_model_ == nullptr) {
     for (std::size_t i = 0; i < ends_.size(); ++i) {
       const PlayOutEnd& e = ends_[i];

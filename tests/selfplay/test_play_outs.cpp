@@ -105,10 +105,12 @@ std::unique_ptr<Position> position(std::uint64_t game, int min_decisions) {
 // The reference: the table copied, the same walls, then every decision of every seat taken by
 // `policy` on the observation of an Observer that replayed the game's events from its start,
 // under the seat's suit permutation, rounded to binary16 (as the actors' rows are), argmax or
-// drawn from the seat's stream under `sampling`; to the kyoku's end.
+// drawn from the seat's stream under `sampling`; to the kyoku's end, or with `depth` > 0 to the
+// deciding seat's first network decision after `depth` decisions (or in a later kyoku), whose
+// value it keeps (that decision and the others pending with it still played).
 PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::optional<game::Xoshiro256ss> walls,
                      BatchPolicy& policy, double temperature, const game::StreamKey& sampling,
-                     const game::SeatArray<encoder::SuitPerm>& perm) {
+                     const game::SeatArray<encoder::SuitPerm>& perm, int depth = 0) {
   const game::TableRules& rules = game::table_rules("tenhou");
   std::vector<encoder::Observer> obs;
   for (int s = 0; s < 4; ++s) obs.emplace_back(game::Seat(s), rules);
@@ -125,10 +127,10 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
   for (std::size_t s = 0; s < 4; ++s) rng.emplace_back(game::derive(sampling, game::labels::exploration, {s}));
   std::vector<float> row(kObs), probs(kActions);
   float value = 0;
-  while (!t->done() && !end.next) {
+  while (!t->done() && (depth > 0 ? !end.value : !end.next)) {
     const auto pending = t->pending();
     for (const game::Decision& d : pending) {
-      ++end.decisions;
+      const std::int64_t before = end.decisions++;
       if (d.mask.count() == 1) {
         t->act(d.seat, d.mask.nth(0));
         continue;
@@ -139,6 +141,7 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
       const auto ctx = encoder::score_context(obs[s].view());
       const game::ActionMask legal = perm[s](d.mask);
       policy.evaluate(PolicyBatch{row.data(), ctx.data(), &legal, 1}, PolicyOutput{probs.data(), &value});
+      if (depth > 0 && d.seat == p.seat && !end.value && (before >= depth || end.next)) end.value = value;
       const game::Action a = temperature > 0
                                  ? game::Action(sample_action(probs.data(), legal, 1.0 / temperature, rng[s].uniform01()))
                                  : pick_action(probs.data(), legal, std::nullopt);
@@ -152,12 +155,13 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
 // The play-out as the engine plays it: one PlayOutGame, alone.
 PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
                            std::optional<game::Xoshiro256ss> walls, BatchPolicy& policy, double temperature,
-                           const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm) {
+                           const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm,
+                           int depth = 0) {
   PlayOutEnd out;
   std::atomic<int> outstanding{1};
   const PlayOutStart start{*p.table, p.seat, p.enc, perm};
-  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, PlayOutAgentSpec{&policy, temperature}, sampling,
-                                               &out, &outstanding));
+  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, PlayOutAgentSpec{&policy, temperature, depth},
+                                               sampling, &out, &outstanding));
   Engine engine(EngineOptions{});
   engine.run(driver);
   EXPECT_EQ(driver.ended, 1);
@@ -166,7 +170,9 @@ PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
 }
 
 bool same_end(const PlayOutEnd& a, const PlayOutEnd& b) {
-  if (a.scores != b.scores || a.decisions != b.decisions || a.next.has_value() != b.next.has_value()) return false;
+  if (a.scores != b.scores || a.decisions != b.decisions || a.next.has_value() != b.next.has_value() ||
+      a.value != b.value)
+    return false;
   if (!a.next) return true;
   return a.next->round == b.next->round && a.next->honba == b.next->honba &&
          a.next->riichi_sticks == b.next->riichi_sticks && a.next->scores == b.next->scores;
@@ -199,6 +205,44 @@ TEST(NetworkPlayOut, IsTheGameContinuedByItsAgentFromTheCopiedTable) {
   }
   EXPECT_EQ(checked, 48);
   EXPECT_GT(moved, 0);
+}
+
+// A cut play-out (search's depth) is the same game continued by its agent to the deciding seat's
+// first network decision after `depth` decisions, or its first in the next kyoku, and keeps the
+// network's value there: computed by the reference above, at depths from the next decision to
+// past the kyoku's end. A cut after the kyoku ended is taken in the next one.
+TEST(NetworkPlayOut, ACutPlayOutEndsAtTheSeatsDecisionWithItsValue) {
+  LinearTestPolicy policy(5);
+  int cut = 0, after_kyoku = 0, checked = 0;
+  for (std::uint64_t game = 0; game < 6; ++game) {
+    const auto p = position(game, 10 + 7 * static_cast<int>(game));
+    const game::SeatArray<encoder::SuitPerm> perm{};
+    const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{8}, game), game::labels::play_out, {1});
+    const PlayOutEnd full = engine_play_out(*p, std::nullopt, std::nullopt, policy, 0.0, sampling, perm);
+    for (const int depth : {1, 4, 12, 200}) {
+      for (const double temperature : {0.0, 0.8}) {
+        const PlayOutEnd want = continued(*p, std::nullopt, std::nullopt, policy, temperature, sampling, perm, depth);
+        const PlayOutEnd got = engine_play_out(*p, std::nullopt, std::nullopt, policy, temperature, sampling, perm, depth);
+        EXPECT_TRUE(same_end(want, got)) << "game " << game << " depth " << depth << " T " << temperature;
+        ++checked;
+        if (temperature > 0) continue;
+        // At argmax the cut play-out is the full one's start: cut within the kyoku after `depth`
+        // decisions and no later than its end, or past its end in the next one.
+        if (got.value && !got.next) {
+          ++cut;
+          EXPECT_GT(got.decisions, depth);
+          EXPECT_LE(got.decisions, full.decisions);
+        } else if (got.value) {
+          ++after_kyoku;
+          EXPECT_GT(got.decisions, full.decisions);
+        }
+      }
+    }
+    EXPECT_FALSE(full.value);  // an uncut play-out keeps no value
+  }
+  EXPECT_EQ(checked, 48);
+  EXPECT_GT(cut, 0);
+  EXPECT_GT(after_kyoku, 0);  // depth 200 passes the kyoku's end
 }
 
 // What the seats cannot see (the wall's order) reaches no row: the decision a free play-out

@@ -370,6 +370,31 @@ TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
   EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
 }
 
+// depth: play-outs cut at the seat's decision and scored by the continuation's value there. The
+// same games at one and two threads, far fewer play-out decisions than play-outs to the end, and
+// choices of their own.
+TEST(Search, CutPlayOutsGiveTheSameGamesAtOneAndTwoThreadsForFewerDecisions) {
+  SearchSetup full;
+  const auto f = play_searching(full, 1);
+  SearchSetup one;
+  one.options.depth = 6;
+  const auto a = play_searching(one, 1);
+  SearchSetup two;
+  two.options.depth = 6;
+  const auto b = play_searching(two, 2);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t g = 0; g < a.size(); ++g) EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+  EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
+  EXPECT_GT(one.counters->searched.load(), 20);
+  EXPECT_GT(one.counters->changed.load(), 0);
+  const auto per_play_out = [](const SearchSetup& s) {
+    return static_cast<double>(s.counters->play_out_decisions.load()) / static_cast<double>(s.counters->play_outs.load());
+  };
+  EXPECT_LT(per_play_out(one), 0.5 * per_play_out(full));
+  EXPECT_GE(per_play_out(one), 6.0 * 0.5);  // most play-outs run their six decisions before the cut
+  EXPECT_NE(a, f);  // the values of the cut play-outs choose otherwise somewhere
+}
+
 // The same games with seat 0's searches asked through act(), as hydra bot asks them: no engine
 // table, and every agent fed the events as an mjai host sends them (the others' deals and draws
 // hidden), from which the search rebuilds the kyoku's table (game/rebuild.hpp).
@@ -499,7 +524,11 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:").find("needs a checkpoint"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:walls=0").find("walls"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:walls=2.5").find("whole number"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt:depth=3").find("unknown option 'depth'"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:speed=3").find("unknown option 'speed'"), std::string::npos);
+  EXPECT_EQ(parse_search_name("search:m.ckpt:depth=12").options.depth, 12);
+  EXPECT_EQ(parse_search_name("search:m.ckpt").options.depth, 0);
+  EXPECT_NE(message("search:m.ckpt:depth=0").find("depth must be a whole number"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:depth=4:grp=g.ckpt").find("depth and grp do not go together"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:walls").find("KEY=VALUE"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:threshold=2").find("threshold"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:grp=").find("grp needs a GRP checkpoint"), std::string::npos);

@@ -6,7 +6,9 @@
 // seats keep the deciding game's encoders and suit permutations, so from the copied table a
 // play-out is exactly that game continued by the agent: argmax at temperature 0, else drawn from
 // each seat's own stream at the temperature. It ends at the kyoku's end (or the game's) and writes
-// where it ended into the slot its game reserved for it.
+// where it ended into the slot its game reserved for it. A cut play-out (PlayOutAgentSpec::depth)
+// ends instead at the deciding seat's first network decision after `depth` decisions, or its first
+// in a later kyoku, and keeps the network's value there (search.hpp, option depth).
 
 #include <atomic>
 #include <memory>
@@ -22,17 +24,24 @@
 namespace hydra::selfplay {
 
 // Where a play-out ended: the next kyoku's start (absent when the game ended in this one) and
-// the scores then (the final scores when it did); the decisions it took after its first action.
+// the scores then (the final scores when it did); the decisions it took after its first action;
+// for a cut play-out, the network's value at the seat's decision where it was cut (absent when
+// the game ended first).
 struct PlayOutEnd {
   std::optional<game::KyokuStart> next;
   game::Scores scores{};
   std::int64_t decisions = 0;
+  std::optional<float> value;
 };
 
 // Who plays a network play-out, and how.
 struct PlayOutAgentSpec {
   BatchPolicy* policy = nullptr;
   double temperature = 0;  // 0: argmax (lowest index on ties)
+  // > 0: cut the play-out at the deciding seat's first network decision once it has taken this
+  // many decisions (or once its kyoku has ended), keeping the network's value there; that
+  // decision is still played. 0: to the kyoku's end.
+  int depth = 0;
 };
 
 // The deciding game as it stands, for a play-out of it.
@@ -54,7 +63,9 @@ class PlayOutGame final : public EngineGame {
               std::atomic<int>* outstanding);
 
   game::Table& table() override { return *table_; }
-  bool over() override { return table_->done() || end_.next.has_value(); }
+  bool over() override {
+    return table_->done() || (agent_.depth > 0 ? end_.value.has_value() : end_.next.has_value());
+  }
   void ended() override;
   BatchPolicy* policy(const game::Decision& d) override;
   game::Action act(const game::Decision& d) override;
@@ -67,6 +78,7 @@ class PlayOutGame final : public EngineGame {
   game::SeatArray<encoder::SuitPerm> perm_;
   std::optional<game::SeatArray<game::Xoshiro256ss>> rng_;
   PlayOutAgentSpec agent_;
+  game::Seat seat_;  // the deciding seat: whose value a cut play-out keeps
   PlayOutEnd end_;
   PlayOutEnd* out_;
   std::atomic<int>* outstanding_;

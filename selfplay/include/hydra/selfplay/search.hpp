@@ -27,6 +27,11 @@
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
 //   sigmas=S (1)           and by how many standard errors of its paired gain
 //   grp=CKPT               reward the GRP's change of expected placement points (hydra grp)
+//   depth=N                cut each play-out at the seat's first network decision after N
+//                          decisions (or its first in the next kyoku) and score it by the
+//                          continuation's value head there, which a behaviour-cloned checkpoint
+//                          (hydra pretrain) trains on the final placement points 3, 1, -1, -3;
+//                          a play-out in which the game ends scores those points. Not with grp.
 //   time=S                 a budget of S seconds per searched decision: the deals are played in
 //                          rounds of ceil(walls / 4) and no round starts that the last round's
 //                          time says would end past S (the first always runs). Such a search
@@ -74,6 +79,7 @@ struct SearchOptions {
   std::string grp;  // empty: the score change and the final placement points
   double time = 0;  // seconds per searched decision; 0: no budget, every wall
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
+  int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
 };
 
 struct SearchName {
@@ -210,6 +216,7 @@ class Search {
   double margin_ = 0;
   double sigmas_ = 0;
   int walls_ = 0;
+  int depth_ = 0;
   std::vector<PlayOutEnd> ends_;  // deal-major: ends_[w * candidates + k]
   SearchReward* reward_model_ = nullptr;
   std::vector<game::KyokuStart> kyoku_;   // with a reward model: the game's kyoku starts so far

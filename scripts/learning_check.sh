@@ -116,7 +116,7 @@ else
 fi
 
 if [ "$resume" = 1 ]; then
-  :
+  :  # the GRP recorded in start.env, read with the start above
 elif [ -n "$grp" ]; then
   say "3/6 the GRP rank predictor: $grp (given)"
 elif [ "$houou" = 1 ]; then

@@ -114,6 +114,7 @@ SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<Ba
   HYDRA_CHECK(continuation_ != nullptr && counters_ != nullptr, "a search agent needs its continuation and counters");
   HYDRA_CHECK(options_.grp.empty() == (reward_ == nullptr || reward_->model == nullptr),
               "a search agent with grp needs its reward model, and only then");
+  HYDRA_CHECK(options_.depth == 0 || options_.grp.empty(), "a search agent's cut play-outs have no GRP reward");
 }
 
 void SearchAgent::start_game(game::Seat seat, const game::GameKey& key) {
@@ -246,7 +247,6 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       walls_(agent.options().walls),
       depth_(agent.options().depth),
       reward_model_(agent.reward()) {
-  HYDRA_CHECK(depth_ == 0 || reward_model_ == nullptr, "search: a cut play-out has no GRP reward");
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   if (reward_model_ != nullptr) {
     kyoku_ = agent.kyoku();
@@ -290,18 +290,17 @@ void Search::settle() const {
   HYDRA_CHECK(done(), "a search read before its play-outs ended");
   const auto s = ix(seat_.index());
   rewards_.resize(ends_.size());
+  const auto placement = [&](const PlayOutEnd& e) { return kPlacementReward[ix(game::ranks(e.scores)[s])]; };
   if (depth_ > 0) {  // the value where the play-out was cut, or the placement points of a game that ended
-    for (std::size_t i = 0; i < ends_.size(); ++i) {
-      const PlayOutEnd& e = ends_[i];
-      rewards_[i] = e.value ? static_cast<double>(*e.value) : kPlacementReward[ix(game::ranks(e.scores)[s])];
-    }
+    for (std::size_t i = 0; i < ends_.size(); ++i)
+      rewards_[i] = ends_[i].value ? static_cast<double>(*ends_[i].value) : placement(ends_[i]);
     return;
   }
   if (reward_model_ == nullptr) {
     for (std::size_t i = 0; i < ends_.size(); ++i) {
       const PlayOutEnd& e = ends_[i];
       rewards_[i] = (e.scores[s] - start_scores_[s]) / kRewardScale;
-      if (!e.next) rewards_[i] += kPlacementReward[ix(game::ranks(e.scores)[s])];
+      if (!e.next) rewards_[i] += placement(e);
     }
     return;
   }

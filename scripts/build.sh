@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Configures and builds Hydra with CMake + Ninja (+ ccache).
-#   scripts/build.sh [--sanitize address|thread] [--debug] [--no-torch] [--build-dir DIR]
+#   scripts/build.sh [--sanitize address|thread] [--debug] [--no-torch] [--build-dir DIR] [--target T]...
 # Progress goes to stderr; stdout gets only the build directory (for scripts to capture).
 # CI=true turns warnings into errors.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 exec 3>&1 1>&2  # fd 3: the real stdout, for the build directory only
 
-sanitize=""; build_type=Release; with_torch=ON; build_dir=""
+sanitize=""; build_type=Release; with_torch=ON; build_dir=""; targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sanitize) sanitize=$2; shift 2 ;;
     --debug) build_type=Debug; shift ;;
     --no-torch) with_torch=OFF; shift ;;
     --build-dir) build_dir=$2; shift 2 ;;
+    --target) targets+=("$2"); shift 2 ;;  # only these targets (and what they need); default all
     *) echo "build.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -34,6 +35,6 @@ fi
 say "configuring $build_dir ($build_type${sanitize:+, $sanitize sanitizer}, torch $with_torch, werror $werror)"
 mkdir -p "$build_dir"
 cmake "${args[@]}" > "$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; exit 1; }
-say "building with $(jobs_default) jobs"
-cmake --build "$build_dir" -j "$(jobs_default)"
+say "building ${targets[*]:-everything} with $(jobs_default) jobs"
+cmake --build "$build_dir" -j "$(jobs_default)" ${targets[@]:+--target "${targets[@]}"}
 echo "$build_dir" >&3

@@ -24,7 +24,8 @@ case "$sanitize" in
   # LibTorch is not built with sanitizers; the sanitized builds cover the pure C++ libraries.
   address) build_args=(--sanitize address --no-torch)
            export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ;;
-  thread) build_args=(--sanitize thread --no-torch); ctest_args+=(-L threaded)
+  # Under TSan only the `threaded` test programs are built and run.
+  thread) build_args=(--sanitize thread --no-torch --target hydra_threaded_tests); ctest_args+=(-L threaded)
           export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ;;
   *) echo "test.sh: --sanitize must be address or thread" >&2; exit 2 ;;
 esac

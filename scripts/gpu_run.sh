@@ -161,9 +161,9 @@ fi
 bc=$(ls "$runs"/pretrain/checkpoints/*.ckpt 2>/dev/null | tail -1)
 
 # Network play-outs (docs/PPO.md "Play-outs by the network"): configs/finetune_houou.json with
-# its play-outs played by the snapshot on 2 walls, at 6 x 128 from the clone and at the pretraining network's size
-# from its checkpoint (else random weights, unsure nearly everywhere: nearly every decision played
-# out, so its collects are 4,096 decisions).
+# its play-outs played by the snapshot on 2 walls, at 6 x 128 from the clone and at the
+# pretraining network's size from its checkpoint (else random weights, unsure nearly everywhere:
+# nearly every decision played out, so its collects are 4,096 decisions).
 if want playouts; then
   po=("$hydra" bench selfplay --config configs/finetune_houou.json --device "$device" --json --seconds "$playout_s"
       --set selfplay.games=256 --set selfplay.play_out_agent=snapshot --set selfplay.play_outs=2)

@@ -8,9 +8,11 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/common/parallel.hpp"
+#include "hydra/game/kyoku.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rewards.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -184,34 +186,47 @@ void PlayOutCollector::play(const Choice& c, std::optional<game::Action> g, Play
 // The seat's reward for its kyoku after each play-out, all of one decision's play-outs in one
 // call (they share the kyoku starts up to the decision's kyoku); an action's advantage is the mean
 // over the walls of its reward less the reference's (without one: less the mean of the actions
-// played out on that wall).
+// played out on that wall). A cut play-out's reward is instead the agent's value where it was cut,
+// or the placement points where the game ended first: the agent's estimate of the final placement
+// points, as the GRP's reward of the kyoku is its estimate after the kyoku less the one before,
+// which is the same for every action of a decision and cancels from the advantages.
 void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model) {
   Rollout& tr = st.trajectory;
+  const std::size_t seat = st.seat;
   for (const PlayOuts& p : play_outs_[game::Seat(static_cast<int>(st.seat))]) {
-    const auto k = ix(st.kyoku_of[p.stored]);
-    const std::vector<game::KyokuStart> seen(st.kyoku.begin(), st.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-    std::vector<std::optional<game::KyokuStart>> next;
-    std::vector<game::Scores> scores;
-    for (const auto* ends : {&p.played, &p.reference})
-      for (const PlayOutEnd& e : *ends) {
-        next.push_back(e.next);
-        scores.push_back(e.scores);
-        extra_decisions += e.decisions;
-      }
-    const auto r = model.last_kyoku_rewards(seen, next, scores);
+    std::vector<double> r;  // played (wall-major), then the references
+    if (agent_.depth > 0) {
+      for (const auto* ends : {&p.played, &p.reference})
+        for (const PlayOutEnd& e : *ends) {
+          r.push_back(e.value ? static_cast<double>(*e.value) : kPlacementReward[ix(game::ranks(e.scores)[seat])]);
+          extra_decisions += e.decisions;
+        }
+    } else {
+      const auto k = ix(st.kyoku_of[p.stored]);
+      const std::vector<game::KyokuStart> seen(st.kyoku.begin(), st.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      std::vector<std::optional<game::KyokuStart>> next;
+      std::vector<game::Scores> scores;
+      for (const auto* ends : {&p.played, &p.reference})
+        for (const PlayOutEnd& e : *ends) {
+          next.push_back(e.next);
+          scores.push_back(e.scores);
+          extra_decisions += e.decisions;
+        }
+      for (const auto& all : model.last_kyoku_rewards(seen, next, scores)) r.push_back(all[seat]);
+    }
     const std::size_t walls = ix(walls_), m = p.actions.size();
     std::vector<double> base(walls, 0.0);
     for (std::size_t w = 0; w < walls; ++w) {
       if (!p.reference.empty()) {
-        base[w] = r[walls * m + w][st.seat];
+        base[w] = r[walls * m + w];
         continue;
       }
-      for (std::size_t j = 0; j < m; ++j) base[w] += r[w * m + j][st.seat];
+      for (std::size_t j = 0; j < m; ++j) base[w] += r[w * m + j];
       base[w] /= static_cast<double>(m);
     }
     for (std::size_t j = 0; j < m; ++j) {
       double diff = 0;
-      for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j][st.seat] - base[w];
+      for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j] - base[w];
       const auto adv = static_cast<float>(diff / static_cast<double>(walls));
       const auto x = ix(p.actions[j]);
       if (!tr.action_value.empty()) tr.action_value[p.stored * ix(kActions) + x] = adv;

@@ -118,6 +118,17 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   expect_error("{}", {"selfplay.play_out_agent=\"mjai:./bot\""}, {"an external agent cannot play out"});
   expect_error("{}", {"selfplay.play_out_agent=\"start\""},
                {"selfplay.play_out_agent = start plays out with the run's start, ppo.init, which is not set"});
+  // A cut play-out is scored by its agent's value head, which must estimate the final placement
+  // points: bot:greedy has none, and the snapshot's learns the kyoku's GRP returns.
+  expect_error("{}", {"selfplay.play_out_depth=8"},
+               {"config error in '--set selfplay.play_out_depth=8': ", "play_out_agent 'bot:greedy' has no value head"});
+  expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_depth=8"},
+               {"'--set selfplay.play_out_depth=8' and 'cfg/test.json'", "whose value head learns the kyoku's GRP returns"});
+  EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "start", "play_out_depth": 8}, "ppo": {"init": "bc.ckpt"}})",
+                  "x.json", {})
+                .selfplay.play_out_depth,
+            8);
+  expect_error("{}", {"selfplay.play_out_depth=-1"}, {"selfplay.play_out_depth"});
   using hydra::config::PlayOutAgent;
   EXPECT_EQ(hydra::config::play_out_agent(parse("{}", "x.json", {}).selfplay), PlayOutAgent::greedy);
   EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "snapshot"}})", "x.json", {}).selfplay),

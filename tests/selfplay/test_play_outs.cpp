@@ -33,6 +33,7 @@
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/play_out_game.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/rollout.hpp"
 #include "stored_probs.hpp"
 
@@ -276,11 +277,19 @@ struct Collected {
   ActorStats stats;
 };
 
+// A cut play-out's options: its depth, the game's length, the reward model of the games.
+struct Cut {
+  int depth = 0;
+  std::string length = "kyoku";
+  std::shared_ptr<KyokuRewardModel> rewards;
+  int games = 6;
+};
+
 Collected collect(int threads, const std::string& agent, bool expected, std::shared_ptr<BatchPolicy> play_out = nullptr,
-                  bool play_outs = true, double unsure = 1.0) {
+                  bool play_outs = true, double unsure = 1.0, const Cut& cut = {}) {
   config::Config cfg;
-  cfg.rules.length = "kyoku";
-  cfg.selfplay.games = 6;
+  cfg.rules.length = cut.length;
+  cfg.selfplay.games = cut.games;
   cfg.selfplay.max_batch = 7;
   cfg.selfplay.opp_self = 0.5;
   cfg.selfplay.opp_pool = 0.25;
@@ -290,6 +299,7 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
     cfg.selfplay.play_outs = 2;
     cfg.selfplay.play_out_agent = agent;
     cfg.selfplay.play_out_unsure = unsure;
+    cfg.selfplay.play_out_depth = cut.depth;
     if (expected) {
       cfg.ppo.policy_gradient = "expected";
       cfg.selfplay.play_out_min_prob = 0.1;
@@ -299,6 +309,7 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
   Actors actors(actors_config(cfg), game::MasterSeed{31}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
   actors.set_pool({std::make_shared<LinearTestPolicy>(2, 0)});
   if (play_out) actors.set_play_out_policy(play_out);
+  if (cut.rewards) actors.set_reward_model(cut.rewards);
   Collected c;
   c.rollout = actors.collect(80);
   c.stats = actors.take_stats();
@@ -388,6 +399,74 @@ TEST(ActorsNetworkPlayOuts, OnlyUnsureDecisionsArePlayedOut) {
   }
   EXPECT_GT(skipped, 0);
   EXPECT_LT(unsure.stats.branch_decisions, all.stats.branch_decisions);
+}
+
+// A policy whose value is the deciding seat's own score / 10,000, read from its row's score
+// context; its probabilities are LinearTestPolicy(1, 1)'s.
+class OwnScoreValue final : public BatchPolicy {
+ public:
+  void evaluate(const PolicyBatch& in, PolicyOutput out) override {
+    inner_.evaluate(in, out);
+    for (int i = 0; i < in.n; ++i) out.value[i] = in.context[ix(i) * encoder::kContextSize] * 10.0f;
+  }
+  std::int64_t version() const override { return 0; }
+
+ private:
+  LinearTestPolicy inner_{1, 1};
+};
+
+// A kyoku's reward: the seat's score at the next kyoku's start / 10,000, or on the game's last
+// kyoku its placement points.
+class NextKyokuScore final : public KyokuRewardModel {
+ public:
+  std::vector<std::array<double, 4>> rewards(const std::vector<game::KyokuStart>& kyoku,
+                                             const std::array<int, 4>& final_scores) override {
+    const auto rank = game::ranks(final_scores);
+    std::vector<std::array<double, 4>> out(kyoku.size());
+    for (std::size_t k = 0; k < kyoku.size(); ++k)
+      for (std::size_t s = 0; s < 4; ++s)
+        out[k][s] = k + 1 < kyoku.size() ? kyoku[k + 1].scores[s] / 10000.0 : kPlacementReward[ix(rank[s])];
+    return out;
+  }
+};
+
+// selfplay.play_out_depth: a cut play-out is scored by its agent's value where it was cut, or the
+// placement points where the game ended first, in place of the games' reward model. Cut at the
+// seat's first network decision of the next kyoku (a depth no kyoku reaches) by an agent whose
+// value is the seat's own score then, a decision's action values are those of play-outs to the
+// kyoku's end rewarded by a model that pays the score at the next kyoku's start (or the placement
+// points): the two differ only where the next kyoku ended before the seat had a choice to make,
+// which moves the cut a kyoku on (none of these games has one). The same at one and two threads.
+TEST(ActorsNetworkPlayOuts, ACutPlayOutIsScoredByTheAgentsValueWhereItWasCut) {
+  const auto agent = std::make_shared<OwnScoreValue>();
+  const auto rewards = std::make_shared<NextKyokuScore>();
+  const Cut full{0, "tonpuusen", rewards, 2}, cut{10000, "tonpuusen", rewards, 2};
+  constexpr double kUnsure = 0.5;  // fewer decisions played out: a shorter test
+  const Collected a = collect(1, "other.ckpt", true, agent, true, kUnsure, full);
+  const Collected b = collect(1, "other.ckpt", true, agent, true, kUnsure, cut);
+  const Collected b2 = collect(2, "other.ckpt", true, agent, true, kUnsure, cut);
+  const Rollout& x = a.rollout;
+  const Rollout& y = b.rollout;
+  ASSERT_TRUE(same_games(x, y));
+  ASSERT_TRUE(same_games(y, b2.rollout));
+  EXPECT_EQ(y.action_value, b2.rollout.action_value);
+  EXPECT_EQ(y.paired_advantage, b2.rollout.paired_advantage);
+  ASSERT_EQ(x.paired, y.paired);
+  ASSERT_EQ(x.played_out, y.played_out);
+  int equal = 0, differ = 0, nonzero = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::popcount(x.played_out[i]) < 2) continue;
+    bool same = true;
+    for (int k = 0; k < kActions; ++k) {
+      const float v = y.action_value[i * kActions + ix(k)];
+      same = same && std::abs(x.action_value[i * kActions + ix(k)] - v) < 1e-4f;
+      nonzero += v != 0.0f;
+    }
+    (same ? equal : differ) += 1;
+  }
+  EXPECT_GT(nonzero, 20);
+  EXPECT_GT(equal, 20);
+  EXPECT_EQ(differ, 0) << equal << " equal";
 }
 
 TEST(ActorsNetworkPlayOuts, ANetworkAgentWithoutItsPolicyIsAnError) {

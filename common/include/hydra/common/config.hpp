@@ -151,6 +151,11 @@ struct SelfplayConfig {
   // With ppo.advantage = rollout: only decisions where the policy is unsure are played out, those
   // whose most likely action has less than this probability (1: every eligible decision).
   double play_out_unsure = 1.0;
+  // With a network play_out_agent: cut each play-out at the deciding seat's first network decision
+  // after this many decisions (or in a later kyoku) and score it by the agent's value head there,
+  // the placement points where the game ended first (docs/PPO.md "Cut play-outs"). 0: to the
+  // kyoku's end, rewarded like the games.
+  int play_out_depth = 0;
 
   template <class V>
   void visit(V& v) {
@@ -187,6 +192,10 @@ struct SelfplayConfig {
       "with ppo.advantage = rollout: play out only decisions whose most likely action has less than this "
       "probability (1: every one)",
       Range{0.0, 1.0});
+    v("play_out_depth", play_out_depth,
+      "with a network play_out_agent: cut each play-out after this many decisions, scored by the agent's value "
+      "head (0: to the kyoku's end)",
+      Range{0, 10000});
   }
 };
 

@@ -67,7 +67,9 @@ PlayOutCollector::PlayOutCollector(const config::SelfplayConfig& sp, const game:
       unsure_(sp.play_out_unsure),
       agent_(agent),
       snapshot_(snapshot),
-      rng_{seat_stream(key, 0), seat_stream(key, 1), seat_stream(key, 2), seat_stream(key, 3)} {}
+      rng_{seat_stream(key, 0), seat_stream(key, 1), seat_stream(key, 2), seat_stream(key, 3)} {
+  HYDRA_CHECK(agent_.depth == 0 || agent_.policy != nullptr, "a cut play-out needs a network's value");
+}
 
 void PlayOutCollector::stored(Rollout& r, std::size_t n) {
   r.paired.resize(n);

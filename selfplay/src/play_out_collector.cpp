@@ -8,11 +8,9 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/common/parallel.hpp"
-#include "hydra/game/kyoku.hpp"
 #include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/policy.hpp"
-#include "hydra/selfplay/rewards.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -196,24 +194,24 @@ void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model)
   Rollout& tr = st.trajectory;
   const std::size_t seat = st.seat;
   for (const PlayOuts& p : play_outs_[game::Seat(static_cast<int>(st.seat))]) {
-    std::vector<double> r;  // played (wall-major), then the references
+    std::vector<const PlayOutEnd*> ends;  // played (wall-major), then the references
+    for (const auto* list : {&p.played, &p.reference})
+      for (const PlayOutEnd& e : *list) {
+        ends.push_back(&e);
+        extra_decisions += e.decisions;
+      }
+    std::vector<double> r;
     if (agent_.depth > 0) {
-      for (const auto* ends : {&p.played, &p.reference})
-        for (const PlayOutEnd& e : *ends) {
-          r.push_back(e.value ? static_cast<double>(*e.value) : kPlacementReward[ix(game::ranks(e.scores)[seat])]);
-          extra_decisions += e.decisions;
-        }
+      for (const PlayOutEnd* e : ends) r.push_back(e->cut_reward(seat));
     } else {
       const auto k = ix(st.kyoku_of[p.stored]);
       const std::vector<game::KyokuStart> seen(st.kyoku.begin(), st.kyoku.begin() + static_cast<std::ptrdiff_t>(k) + 1);
       std::vector<std::optional<game::KyokuStart>> next;
       std::vector<game::Scores> scores;
-      for (const auto* ends : {&p.played, &p.reference})
-        for (const PlayOutEnd& e : *ends) {
-          next.push_back(e.next);
-          scores.push_back(e.scores);
-          extra_decisions += e.decisions;
-        }
+      for (const PlayOutEnd* e : ends) {
+        next.push_back(e->next);
+        scores.push_back(e->scores);
+      }
       for (const auto& all : model.last_kyoku_rewards(seen, next, scores)) r.push_back(all[seat]);
     }
     const std::size_t walls = ix(walls_), m = p.actions.size();

@@ -10,6 +10,7 @@
 #include "hydra/game/kyoku.hpp"
 #include "hydra/selfplay/model_agent.hpp"
 #include "hydra/selfplay/policy.hpp"
+#include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/rollout.hpp"
 
 namespace hydra::selfplay {
@@ -20,6 +21,10 @@ game::Xoshiro256ss seat_stream(const game::StreamKey& parent, std::size_t s) {
 }
 
 }  // namespace
+
+double PlayOutEnd::cut_reward(std::size_t seat) const {
+  return value ? static_cast<double>(*value) : kPlacementReward[ix(game::ranks(scores)[seat])];
+}
 
 PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> first,
                          std::optional<game::Xoshiro256ss> walls, const PlayOutAgentSpec& agent,

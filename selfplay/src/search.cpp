@@ -292,8 +292,7 @@ void Search::settle() const {
   rewards_.resize(ends_.size());
   const auto placement = [&](const PlayOutEnd& e) { return kPlacementReward[ix(game::ranks(e.scores)[s])]; };
   if (depth_ > 0) {  // the value where the play-out was cut, or the placement points of a game that ended
-    for (std::size_t i = 0; i < ends_.size(); ++i)
-      rewards_[i] = ends_[i].value ? static_cast<double>(*ends_[i].value) : placement(ends_[i]);
+    for (std::size_t i = 0; i < ends_.size(); ++i) rewards_[i] = ends_[i].cut_reward(s);
     return;
   }
   if (reward_model_ == nullptr) {

@@ -32,6 +32,10 @@ struct PlayOutEnd {
   game::Scores scores{};
   std::int64_t decisions = 0;
   std::optional<float> value;
+
+  // A cut play-out's reward for `seat`: the value where it was cut, or the placement points of
+  // the final scores where the game ended first (one unit, an expected final placement).
+  double cut_reward(std::size_t seat) const;
 };
 
 // Who plays a network play-out, and how.

@@ -81,6 +81,11 @@ void register_eval(CLI::App& app) {
       ->required();
   cmd->add_option("--champion", f->eval.champion, "the agent in the other three seats")->required();
   cmd->add_option("--seeds", f->eval.seeds, "wall seeds; each is played 4 times")->check(integer_in(1, kMaxGames))->capture_default_str();
+  cmd->add_option("--first-seed", f->eval.first_seed,
+                  "index of the first wall seed: a long evaluation in parts (--first-seed 0 --seeds 50, then 50 and 50, "
+                  "...) plays the whole run's seeds; scripts/pool_eval.py pools the parts' --json reports")
+      ->check(integer_in(0, kMaxGames))
+      ->capture_default_str();
   cmd->add_option("--seed", f->seed, "master seed (random and logged when absent)")
       ->check(seed_value())
       ->each([f](const std::string&) { f->seed_given = true; });

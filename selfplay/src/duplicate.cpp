@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -86,6 +87,8 @@ void play_all(const EvalOptions& o, const game::TableRules& rules,
 
 EvalResult run_eval(const EvalOptions& o) {
   if (o.seeds < 1) throw Error("--seeds must be at least 1");
+  if (o.first_seed > std::numeric_limits<std::uint64_t>::max() - o.seeds)
+    throw Error("--first-seed plus --seeds passes the largest seed index");
   (void)make(o, o.challenger);  // names checked (and checkpoints loaded) before any game runs
   (void)make(o, o.champion);
   const game::TableRules& rules = game::table_rules(o.rules);
@@ -108,7 +111,7 @@ EvalResult run_eval(const EvalOptions& o) {
     std::vector<GameOut> games(static_cast<std::size_t>(count * game::kNumSeats));
     std::vector<std::pair<std::uint64_t, int>> list;
     for (std::size_t g = 0; g < games.size(); ++g)
-      list.emplace_back(first + g / game::kNumSeats, static_cast<int>(g % game::kNumSeats));
+      list.emplace_back(o.first_seed + first + g / game::kNumSeats, static_cast<int>(g % game::kNumSeats));
     play_all(o, rules, list, games, [&] {
       if (o.progress) o.progress(++finished, planned);
     });
@@ -118,7 +121,7 @@ EvalResult run_eval(const EvalOptions& o) {
       bool whole = true;
       for (std::size_t c = 0; c < game::kNumSeats; ++c)
         for (const AgentFault& f : games[ix(i) * game::kNumSeats + c].faults) {
-          res.voided.push_back(VoidedGame{first + i, static_cast<int>(c), f});
+          res.voided.push_back(VoidedGame{o.first_seed + first + i, static_cast<int>(c), f});
           whole = false;
         }
       if (!whole) {
@@ -126,7 +129,7 @@ EvalResult run_eval(const EvalOptions& o) {
         continue;
       }
       SeedGames sg;
-      sg.seed = first + i;
+      sg.seed = o.first_seed + first + i;
       for (std::size_t c = 0; c < game::kNumSeats; ++c) {
         const GameOut& g = games[ix(i) * game::kNumSeats + c];
         sg.games[c] = g.stats;

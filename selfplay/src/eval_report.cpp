@@ -39,6 +39,7 @@ nlohmann::ordered_json report_json(const EvalOptions& o, const EvalResult& r) {
   j["champion"] = o.champion;
   j["rules"] = o.rules;
   j["seed"] = o.master.value;
+  j["first_seed"] = o.first_seed;
   j["seeds_planned"] = o.seeds;
   j["seeds_played"] = r.seeds.size();
   j["seeds_voided"] = r.seeds_voided;
@@ -86,8 +87,9 @@ std::string report_table(const EvalOptions& o, const EvalResult& r) {
   std::string out = fmt::format("eval: {} (challenger) vs {} (champion), 1v3 duplicate, rules {}, seed {}\n",
                                 o.challenger, o.champion, o.rules, o.master.value);
   if (r.seeds_voided > 0) out += fmt::format("{} seeds with a void game are not scored (listed below)\n", r.seeds_voided);
-  out += fmt::format("{} seeds x 4 seats = {} games, {} kyoku; 95% intervals clustered by seed (Wilson for rates and rank shares); rates and ranks in %\n\n",
-                     r.seeds.size(), r.games, r.kyoku);
+  const std::string from = o.first_seed > 0 ? fmt::format(" (seeds {} to {})", o.first_seed, o.first_seed + o.seeds - 1) : "";
+  out += fmt::format("{} seeds{} x 4 seats = {} games, {} kyoku; 95% intervals clustered by seed (Wilson for rates and rank shares); rates and ranks in %\n\n",
+                     r.seeds.size(), from, r.games, r.kyoku);
   out += fmt::format("{:<16}{:<30}{:<30}{}\n", "", "challenger", "champion", "difference");
   for (const Metric& m : metrics()) {
     const auto a = challenger_sums(r.seeds, m), b = champion_sums(r.seeds, m);

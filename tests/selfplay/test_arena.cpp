@@ -2,6 +2,8 @@
 // games put the challenger in every seat over the same walls, and greedy beats random.
 
 #include <array>
+#include <cstdint>
+#include <limits>
 
 #include <gtest/gtest.h>
 #include <oneapi/tbb/global_control.h>
@@ -66,11 +68,33 @@ TEST(Arena, SequentialStopsOnAClearDifference) {
   EXPECT_LT(r.sequential.last.hi, 0);
 }
 
+// A part of a long evaluation (first_seed) plays the whole run's seeds: the same four games per
+// seed as the whole run and as the games played one by one, numbered as in the whole run.
+TEST(Arena, APartPlaysTheWholeRunsSeeds) {
+  const EvalOptions whole = small(5);
+  const EvalResult all = run_eval(whole);
+  EvalOptions part = small(2);
+  part.first_seed = 3;
+  const EvalResult r = run_eval(part);
+  ASSERT_EQ(r.seeds.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(r.seeds[i].seed, 3 + i);
+    EXPECT_EQ(r.seeds[i].games, all.seeds[3 + i].games) << "seed " << 3 + i;
+    EXPECT_EQ(r.seeds[i].games, testing::play_seed_one_by_one(part, 3 + i).games) << "seed " << 3 + i;
+  }
+  const auto report = report_json(part, r);
+  EXPECT_EQ(report["first_seed"], 3);
+  EXPECT_EQ(report["per_seed"]["seed"], (nlohmann::ordered_json{3, 4}));
+}
+
 TEST(Arena, BadOptions) {
   EvalOptions o = small(0);
   EXPECT_THROW((void)run_eval(o), Error);
   o = small(1);
   o.champion = "bot:unknown";
+  EXPECT_THROW((void)run_eval(o), Error);
+  o = small(2);
+  o.first_seed = std::numeric_limits<std::uint64_t>::max() - 1;
   EXPECT_THROW((void)run_eval(o), Error);
 }
 

@@ -4,6 +4,8 @@
 // challenger at seat 0, 1, 2 and 3 in turn and the champion in the other three seats. Seed i
 // uses the game key game_key(master, i) in all four games, so the four games share their walls
 // (wall keys depend on the game key, kyoku and honba only) and luck of the deal cancels out.
+// The seeds are first_seed .. first_seed + seeds - 1: a long evaluation runs in parts whose
+// seeds are those of the whole run, and its reports pool by seed (scripts/pool_eval.py).
 // The games are played by play_games (play.hpp) on the lock-step engine: checkpoint agents'
 // decisions are batched across games, every other agent answers inline, games end in parallel.
 // Each game depends only on its seed and seat assignment, so the results do not depend on the
@@ -43,6 +45,7 @@ struct EvalOptions {
   std::string challenger = "bot:greedy";
   std::string champion = "bot:random";
   std::uint64_t seeds = 100;
+  std::uint64_t first_seed = 0;  // the first wall seed's index (a part of a longer evaluation)
   game::MasterSeed master;
   std::string rules = "tenhou";
   // Makes the agents; empty: make_bot (built-in agents only). Checkpoint agents come from the

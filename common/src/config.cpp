@@ -59,12 +59,25 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (sp.play_out_agent == "start" && config.ppo.init.empty())
     throw Error(in({"selfplay.play_out_agent", "ppo.init"}) +
                 "selfplay.play_out_agent = start plays out with the run's start, ppo.init, which is not set");
-  if (sp.play_out_depth > 0 && (sp.play_out_agent == "bot:greedy" || sp.play_out_agent == "snapshot"))
+  if (sp.play_out_tail != "value" && sp.play_out_tail != "bot:greedy")
+    throw Error(in({"selfplay.play_out_tail"}) + "selfplay.play_out_tail: '" + sp.play_out_tail +
+                "': value (the agent's value head scores the cut) or bot:greedy (bot:greedy plays on)");
+  if (sp.play_out_tail == "bot:greedy" && sp.play_out_depth == 0)
+    throw Error(in({"selfplay.play_out_tail", "selfplay.play_out_depth"}) +
+                "selfplay.play_out_tail = bot:greedy hands a network's play-out to bot:greedy after "
+                "selfplay.play_out_depth decisions, which is 0: set play_out_depth > 0");
+  if (sp.play_out_tail == "bot:greedy" && sp.play_out_agent == "bot:greedy")
+    throw Error(in({"selfplay.play_out_tail", "selfplay.play_out_agent"}) +
+                "selfplay.play_out_tail = bot:greedy follows a network's first decisions, but play_out_agent is "
+                "bot:greedy already: use snapshot, start or a checkpoint path");
+  if (sp.play_out_depth > 0 && sp.play_out_tail == "value" &&
+      (sp.play_out_agent == "bot:greedy" || sp.play_out_agent == "snapshot"))
     throw Error(in({"selfplay.play_out_depth", "selfplay.play_out_agent"}) + "selfplay.play_out_depth = " +
                 std::to_string(sp.play_out_depth) + " scores a cut play-out by its agent's value head, which must "
                 "estimate the final placement points: play_out_agent '" + sp.play_out_agent +
                 (sp.play_out_agent == "snapshot"
-                     ? "' is the learner, whose value head learns the kyoku's GRP returns; use start or a BC checkpoint"
+                     ? "' is the learner, whose value head learns the kyoku's GRP returns; use start or a BC "
+                       "checkpoint, or selfplay.play_out_tail = bot:greedy"
                      : "' has no value head; use start or a BC checkpoint"));
   if (config.ppo.minibatch > config.ppo.rollout_samples)
     throw Error(in({"ppo.minibatch", "ppo.rollout_samples"}) + "ppo.minibatch (" +

@@ -31,6 +31,11 @@ PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> 
                          const game::StreamKey& sampling, PlayOutEnd* out, std::atomic<int>* outstanding)
     : enc_(start.encoders), perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
   HYDRA_CHECK(agent_.policy != nullptr && agent_.depth >= 0, "a network play-out needs a policy and a depth >= 0");
+  if (agent_.greedy_tail) {
+    HYDRA_CHECK(agent_.depth > 0 && start.key != nullptr, "a greedy tail needs a depth > 0 and the game key");
+    tail_.emplace();
+    for (int s = 0; s < game::kNumSeats; ++s) (*tail_)[game::Seat(s)].start_game(game::Seat(s), *start.key);
+  }
   if (agent_.temperature > 0)
     rng_.emplace(game::SeatArray<game::Xoshiro256ss>{seat_stream(sampling, 0), seat_stream(sampling, 1),
                                                      seat_stream(sampling, 2), seat_stream(sampling, 3)});
@@ -48,13 +53,18 @@ void PlayOutGame::ended() {
   outstanding_->fetch_sub(1, std::memory_order_acq_rel);
 }
 
+// A forced move, or with a greedy tail every decision after the first `depth` (counted in the
+// table's order, as the engine asks), is answered by act().
 BatchPolicy* PlayOutGame::policy(const game::Decision& d) {
-  return d.mask.count() == 1 ? nullptr : agent_.policy;
+  const bool tail = tail_ && routed_++ >= agent_.depth;
+  return d.mask.count() == 1 || tail ? nullptr : agent_.policy;
 }
 
 game::Action PlayOutGame::act(const game::Decision& d) {
   ++end_.decisions;
-  return d.mask.nth(0);  // only forced moves come here
+  if (d.mask.count() == 1) return d.mask.nth(0);
+  HYDRA_CHECK(tail_.has_value(), "play-out: a network decision was asked of act()");
+  return (*tail_)[d.seat].act(table_->view(d.seat), d);
 }
 
 // The seat's observation as the deciding game's seat would write it (actor_game.cpp).
@@ -70,7 +80,7 @@ void PlayOutGame::encode(const game::Decision& d, const Row& row) {
 }
 
 game::Action PlayOutGame::choose(const game::Decision& d, const RowResult& res) {
-  if (agent_.depth > 0 && d.seat == seat_ && !end_.value && (end_.decisions >= agent_.depth || end_.next))
+  if (agent_.cut() && d.seat == seat_ && !end_.value && (end_.decisions >= agent_.depth || end_.next))
     end_.value = res.value;
   ++end_.decisions;
   const std::size_t s = ix(d.seat.index());

@@ -129,6 +129,18 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                 .selfplay.play_out_depth,
             8);
   expect_error("{}", {"selfplay.play_out_depth=-1"}, {"selfplay.play_out_depth"});
+  // A greedy tail hands a network's play-out to bot:greedy after the depth: no value head is read,
+  // so the snapshot may play it; it needs a depth and a network.
+  EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "snapshot", "play_out_depth": 8, "play_out_tail": "bot:greedy"}})",
+                  "x.json", {})
+                .selfplay.play_out_tail,
+            "bot:greedy");
+  expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_tail=\"bot:greedy\""},
+               {"play_out_tail = bot:greedy hands a network's play-out", "which is 0: set play_out_depth > 0"});
+  expect_error(R"({"selfplay": {"play_out_depth": 8}})", {"selfplay.play_out_tail=\"bot:greedy\""},
+               {"but play_out_agent is bot:greedy already"});
+  expect_error("{}", {"selfplay.play_out_tail=\"greedy\""},
+               {"'--set selfplay.play_out_tail=\"greedy\"'", "selfplay.play_out_tail: 'greedy': value"});
   using hydra::config::PlayOutAgent;
   EXPECT_EQ(hydra::config::play_out_agent(parse("{}", "x.json", {}).selfplay), PlayOutAgent::greedy);
   EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "snapshot"}})", "x.json", {}).selfplay),

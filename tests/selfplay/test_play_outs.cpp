@@ -108,10 +108,13 @@ std::unique_ptr<Position> position(std::uint64_t game, int min_decisions) {
 // under the seat's suit permutation, rounded to binary16 (as the actors' rows are), argmax or
 // drawn from the seat's stream under `sampling`; to the kyoku's end, or with `depth` > 0 to the
 // deciding seat's first network decision after `depth` decisions (or in a later kyoku), whose
-// value it keeps (that decision and the others pending with it still played).
+// value it keeps (that decision and the others pending with it still played). With `tail` (a
+// greedy tail) it is not cut: every decision after the first `depth`, in the table's order, is
+// taken by bot:greedy seeded from `tail`, to the kyoku's end.
 PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::optional<game::Xoshiro256ss> walls,
                      BatchPolicy& policy, double temperature, const game::StreamKey& sampling,
-                     const game::SeatArray<encoder::SuitPerm>& perm, int depth = 0) {
+                     const game::SeatArray<encoder::SuitPerm>& perm, int depth = 0,
+                     const game::GameKey* tail = nullptr) {
   const game::TableRules& rules = game::table_rules("tenhou");
   std::vector<encoder::Observer> obs;
   for (int s = 0; s < 4; ++s) obs.emplace_back(game::Seat(s), rules);
@@ -128,12 +131,19 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
   for (std::size_t s = 0; s < 4; ++s) rng.emplace_back(game::derive(sampling, game::labels::exploration, {s}));
   std::vector<float> row(kObs), probs(kActions);
   float value = 0;
-  while (!t->done() && (depth > 0 ? !end.value : !end.next)) {
+  game::SeatArray<GreedyAgent> bots;
+  if (tail)
+    for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), *tail);
+  while (!t->done() && (depth > 0 && !tail ? !end.value : !end.next)) {
     const auto pending = t->pending();
     for (const game::Decision& d : pending) {
       const std::int64_t before = end.decisions++;
       if (d.mask.count() == 1) {
         t->act(d.seat, d.mask.nth(0));
+        continue;
+      }
+      if (tail && before >= depth) {
+        t->act(d.seat, bots[d.seat].act(t->view(d.seat), d));
         continue;
       }
       const std::size_t s = ix(d.seat.index());
@@ -142,7 +152,7 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
       const auto ctx = encoder::score_context(obs[s].view());
       const game::ActionMask legal = perm[s](d.mask);
       policy.evaluate(PolicyBatch{row.data(), ctx.data(), &legal, 1}, PolicyOutput{probs.data(), &value});
-      if (depth > 0 && d.seat == p.seat && !end.value && (before >= depth || end.next)) end.value = value;
+      if (depth > 0 && !tail && d.seat == p.seat && !end.value && (before >= depth || end.next)) end.value = value;
       const game::Action a = temperature > 0
                                  ? game::Action(sample_action(probs.data(), legal, 1.0 / temperature, rng[s].uniform01()))
                                  : pick_action(probs.data(), legal, std::nullopt);
@@ -157,12 +167,13 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
 PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
                            std::optional<game::Xoshiro256ss> walls, BatchPolicy& policy, double temperature,
                            const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm,
-                           int depth = 0) {
+                           int depth = 0, const game::GameKey* tail = nullptr) {
   PlayOutEnd out;
   std::atomic<int> outstanding{1};
-  const PlayOutStart start{*p.table, p.seat, p.enc, perm};
-  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, PlayOutAgentSpec{&policy, temperature, depth},
-                                               sampling, &out, &outstanding));
+  const PlayOutStart start{*p.table, p.seat, p.enc, perm, tail};
+  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls,
+                                               PlayOutAgentSpec{&policy, temperature, depth, tail != nullptr}, sampling,
+                                               &out, &outstanding));
   Engine engine(EngineOptions{});
   engine.run(driver);
   EXPECT_EQ(driver.ended, 1);
@@ -246,6 +257,42 @@ TEST(NetworkPlayOut, ACutPlayOutEndsAtTheSeatsDecisionWithItsValue) {
   EXPECT_GT(after_kyoku, 0);  // depth 200 passes the kyoku's end
 }
 
+// With a greedy tail the play-out is the game continued by its agent for `depth` decisions, then
+// by bot:greedy in every seat (seeded from the game key) to the kyoku's end, computed by the
+// reference above; it keeps no value. At a depth past the kyoku it is the full network play-out;
+// at the smallest depth it differs from it (the greedy bot plays on).
+TEST(NetworkPlayOut, AGreedyTailPlaysOnFromTheDepthToTheKyokusEnd) {
+  LinearTestPolicy policy(5);
+  int checked = 0, differs = 0;
+  for (std::uint64_t game = 0; game < 6; ++game) {
+    const auto p = position(game, 10 + 7 * static_cast<int>(game));
+    const game::GameKey key = game::game_key(game::MasterSeed{99}, game);
+    game::SeatArray<encoder::SuitPerm> perm{};
+    if (game % 2 == 1)
+      for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+    const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{9}, game), game::labels::play_out, {1});
+    std::optional<game::Xoshiro256ss> walls;
+    if (game % 3 == 2) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
+    const PlayOutEnd full = engine_play_out(*p, std::nullopt, walls, policy, 0.0, sampling, perm);
+    for (const int depth : {1, 3, 8, 10000}) {
+      for (const double temperature : {0.0, 0.8}) {
+        const PlayOutEnd want = continued(*p, std::nullopt, walls, policy, temperature, sampling, perm, depth, &key);
+        const PlayOutEnd got = engine_play_out(*p, std::nullopt, walls, policy, temperature, sampling, perm, depth, &key);
+        EXPECT_TRUE(same_end(want, got)) << "game " << game << " depth " << depth << " T " << temperature;
+        EXPECT_FALSE(got.value);
+        ++checked;
+        if (temperature > 0) continue;
+        if (depth == 10000) {
+          EXPECT_TRUE(same_end(got, full)) << "game " << game;
+        }
+        if (depth == 1) differs += !same_end(got, full);
+      }
+    }
+  }
+  EXPECT_EQ(checked, 48);
+  EXPECT_GT(differs, 0);
+}
+
 // What the seats cannot see (the wall's order) reaches no row: the decision a free play-out
 // starts with is encoded the same on two different deals of the unseen tiles, while the play-outs
 // themselves go different ways.
@@ -283,6 +330,7 @@ struct Cut {
   std::string length = "kyoku";
   std::shared_ptr<KyokuRewardModel> rewards;
   int games = 6;
+  std::string tail = "value";  // selfplay.play_out_tail
 };
 
 Collected collect(int threads, const std::string& agent, bool expected, std::shared_ptr<BatchPolicy> play_out = nullptr,
@@ -300,6 +348,7 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
     cfg.selfplay.play_out_agent = agent;
     cfg.selfplay.play_out_unsure = unsure;
     cfg.selfplay.play_out_depth = cut.depth;
+    cfg.selfplay.play_out_tail = cut.tail;
     if (expected) {
       cfg.ppo.policy_gradient = "expected";
       cfg.selfplay.play_out_min_prob = 0.1;
@@ -467,6 +516,28 @@ TEST(ActorsNetworkPlayOuts, ACutPlayOutIsScoredByTheAgentsValueWhereItWasCut) {
   EXPECT_GT(nonzero, 20);
   EXPECT_GT(equal, 20);
   EXPECT_EQ(differ, 0) << equal << " equal";
+}
+
+// A greedy tail after a depth no kyoku reaches is the full network play-out: the same action
+// values as play-outs to the kyoku's end (both rewarded like the games). A short one hands the
+// kyoku to bot:greedy, which changes them, and is the same at one and two threads (its cost:
+// docs/PPO.md, measured by hydra bench selfplay).
+TEST(ActorsNetworkPlayOuts, AGreedyTailIsRewardedLikeAFullPlayOut) {
+  const Collected full = collect(1, "snapshot", true);
+  Cut long_tail{10000, "kyoku", nullptr, 6, "bot:greedy"}, short_tail{2, "kyoku", nullptr, 6, "bot:greedy"};
+  const Collected same = collect(1, "snapshot", true, nullptr, true, 1.0, long_tail);
+  const Collected a = collect(1, "snapshot", true, nullptr, true, 1.0, short_tail);
+  const Collected b = collect(2, "snapshot", true, nullptr, true, 1.0, short_tail);
+  ASSERT_TRUE(same_games(full.rollout, same.rollout));
+  EXPECT_EQ(full.rollout.played_out, same.rollout.played_out);
+  EXPECT_EQ(full.rollout.action_value, same.rollout.action_value);
+  EXPECT_EQ(full.stats.branch_decisions, same.stats.branch_decisions);
+  ASSERT_TRUE(same_games(a.rollout, b.rollout));
+  EXPECT_EQ(a.rollout.action_value, b.rollout.action_value);
+  EXPECT_EQ(a.stats.branch_decisions, b.stats.branch_decisions);
+  ASSERT_TRUE(same_games(full.rollout, a.rollout));
+  EXPECT_EQ(full.rollout.played_out, a.rollout.played_out);
+  EXPECT_NE(full.rollout.action_value, a.rollout.action_value);
 }
 
 TEST(ActorsNetworkPlayOuts, ANetworkAgentWithoutItsPolicyIsAnError) {

@@ -156,6 +156,10 @@ struct SelfplayConfig {
   // the placement points where the game ended first (docs/PPO.md "Cut play-outs"). 0: to the
   // kyoku's end, rewarded like the games.
   int play_out_depth = 0;
+  // With play_out_depth > 0, what follows the cut (docs/PPO.md "A greedy tail"): value (the
+  // agent's value head scores the play-out there) or bot:greedy (bot:greedy plays every seat on to
+  // the kyoku's end, and the play-out is rewarded like the games, by the GRP on real scores).
+  std::string play_out_tail = "value";
 
   template <class V>
   void visit(V& v) {
@@ -196,6 +200,9 @@ struct SelfplayConfig {
       "with a network play_out_agent: cut each play-out after this many decisions, scored by the agent's value "
       "head (0: to the kyoku's end)",
       Range{0, 10000});
+    v("play_out_tail", play_out_tail,
+      "with play_out_depth > 0: what follows the cut: value (scored by the agent's value head) or bot:greedy "
+      "(bot:greedy plays on to the kyoku's end, rewarded like the games)");
   }
 };
 

@@ -8,9 +8,11 @@
 // each seat's own stream at the temperature. It ends at the kyoku's end (or the game's) and writes
 // where it ended into the slot its game reserved for it. A cut play-out (PlayOutAgentSpec::depth)
 // ends instead at the deciding seat's first network decision after `depth` decisions, or its first
-// in a later kyoku, and keeps the network's value there (search.hpp, option depth).
+// in a later kyoku, and keeps the network's value there (search.hpp, option depth). With a greedy
+// tail it is not cut: after `depth` decisions bot:greedy plays every seat to the kyoku's end.
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -19,6 +21,7 @@
 #include "hydra/game/rng.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/game/table.hpp"
+#include "hydra/selfplay/bots.hpp"
 #include "hydra/selfplay/engine.hpp"
 
 namespace hydra::selfplay {
@@ -46,6 +49,13 @@ struct PlayOutAgentSpec {
   // many decisions (or once its kyoku has ended), keeping the network's value there; that
   // decision is still played. 0: to the kyoku's end.
   int depth = 0;
+  // With depth > 0: instead of the cut, every decision after the first `depth` is bot:greedy's
+  // (each seat's bot seeded from the game key, as in a greedy play-out) to the kyoku's end, and
+  // the play-out keeps no value: it is rewarded like a full one.
+  bool greedy_tail = false;
+
+  // Whether a play-out ends at the cut with the network's value (else at the kyoku's end).
+  bool cut() const { return depth > 0 && !greedy_tail; }
 };
 
 // The deciding game as it stands, for a play-out of it.
@@ -54,6 +64,7 @@ struct PlayOutStart {
   game::Seat seat;
   const game::SeatArray<encoder::Encoder>& encoders;  // every seat's, up to date
   const game::SeatArray<encoder::SuitPerm>& perms;
+  const game::GameKey* key = nullptr;  // the deciding game's: seeds a greedy tail's bots
 };
 
 class PlayOutGame final : public EngineGame {
@@ -67,9 +78,7 @@ class PlayOutGame final : public EngineGame {
               std::atomic<int>* outstanding);
 
   game::Table& table() override { return *table_; }
-  bool over() override {
-    return table_->done() || (agent_.depth > 0 ? end_.value.has_value() : end_.next.has_value());
-  }
+  bool over() override { return table_->done() || (agent_.cut() ? end_.value.has_value() : end_.next.has_value()); }
   void ended() override;
   BatchPolicy* policy(const game::Decision& d) override;
   game::Action act(const game::Decision& d) override;
@@ -81,6 +90,8 @@ class PlayOutGame final : public EngineGame {
   game::SeatArray<encoder::Encoder> enc_;
   game::SeatArray<encoder::SuitPerm> perm_;
   std::optional<game::SeatArray<game::Xoshiro256ss>> rng_;
+  std::optional<game::SeatArray<GreedyAgent>> tail_;  // the greedy tail's bots
+  std::int64_t routed_ = 0;                            // decisions policy() was asked about
   PlayOutAgentSpec agent_;
   game::Seat seat_;  // the deciding seat: whose value a cut play-out keeps
   PlayOutEnd end_;

@@ -108,10 +108,11 @@ EvalResult run_eval(const EvalOptions& o) {
 
   for (std::uint64_t first = 0; first < o.seeds; first += batch) {
     const std::uint64_t count = std::min(batch, o.seeds - first);
+    const std::uint64_t base = o.first_seed + first;  // this batch's first wall seed
     std::vector<GameOut> games(static_cast<std::size_t>(count * game::kNumSeats));
     std::vector<std::pair<std::uint64_t, int>> list;
     for (std::size_t g = 0; g < games.size(); ++g)
-      list.emplace_back(o.first_seed + first + g / game::kNumSeats, static_cast<int>(g % game::kNumSeats));
+      list.emplace_back(base + g / game::kNumSeats, static_cast<int>(g % game::kNumSeats));
     play_all(o, rules, list, games, [&] {
       if (o.progress) o.progress(++finished, planned);
     });
@@ -121,7 +122,7 @@ EvalResult run_eval(const EvalOptions& o) {
       bool whole = true;
       for (std::size_t c = 0; c < game::kNumSeats; ++c)
         for (const AgentFault& f : games[ix(i) * game::kNumSeats + c].faults) {
-          res.voided.push_back(VoidedGame{o.first_seed + first + i, static_cast<int>(c), f});
+          res.voided.push_back(VoidedGame{base + i, static_cast<int>(c), f});
           whole = false;
         }
       if (!whole) {
@@ -129,7 +130,7 @@ EvalResult run_eval(const EvalOptions& o) {
         continue;
       }
       SeedGames sg;
-      sg.seed = o.first_seed + first + i;
+      sg.seed = base + i;
       for (std::size_t c = 0; c < game::kNumSeats; ++c) {
         const GameOut& g = games[ix(i) * game::kNumSeats + c];
         sg.games[c] = g.stats;

@@ -119,9 +119,14 @@ void Engine::Impl::advance(EngineGame& game) {
   game.waiting_.clear();
   game::Table& t = game.table();
   while (!game.over()) {
-    const auto pending = t.pending();  // a copy: answering the last one replaces the list
+    // A copy: answering the last open one replaces the list, and what follows it in the copy is
+    // then stale (a spawned game's first answer, PlayOutGame's, can sit after it).
+    const auto pending = t.pending();
+    auto open = std::count_if(pending.begin(), pending.end(), [&t](const game::Decision& d) { return !t.answered(d.seat); });
     for (const game::Decision& d : pending) {
-      if (t.answered(d.seat)) continue;  // a spawned game's first answer (PlayOutGame)
+      if (open == 0) break;
+      if (t.answered(d.seat)) continue;
+      --open;
       if (BatchPolicy* p = game.policy(d)) {
         game.waiting_.push_back({d, p, 0, 0});
       } else {

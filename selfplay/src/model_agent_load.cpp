@@ -23,7 +23,7 @@ bool ModelAgents::is_checkpoint(const std::string& name) {
   if (is_search_name(name)) {
     const SearchName s = parse_search_name(name);
     (void)is_checkpoint(s.checkpoint);
-    if (!s.options.continuation.empty()) (void)is_checkpoint(s.options.continuation);
+    if (!s.options.continuation.empty() && !s.options.greedy()) (void)is_checkpoint(s.options.continuation);
     if (!s.options.grp.empty() && !std::filesystem::is_regular_file(s.options.grp))
       throw Error("'" + name + "': grp=" + s.options.grp + " is no file (a GRP checkpoint of hydra grp)");
     return true;
@@ -60,7 +60,9 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
   if (is_search_name(name)) {
     const SearchName s = parse_search_name(name);
     std::shared_ptr<BatchPolicy> p = policy(s.checkpoint);
-    std::shared_ptr<BatchPolicy> c = s.options.continuation.empty() ? p : policy(s.options.continuation);
+    std::shared_ptr<BatchPolicy> c = s.options.continuation.empty() ? p
+                                     : s.options.greedy()            ? nullptr
+                                                                     : policy(s.options.continuation);
     std::shared_ptr<SearchCounters> counters;
     std::shared_ptr<SearchReward> reward;
     {

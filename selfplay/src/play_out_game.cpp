@@ -30,9 +30,10 @@ PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> 
                          std::optional<game::Xoshiro256ss> walls, const PlayOutAgentSpec& agent,
                          const game::StreamKey& sampling, PlayOutEnd* out, std::atomic<int>* outstanding)
     : enc_(start.encoders), perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
-  HYDRA_CHECK(agent_.policy != nullptr && agent_.depth >= 0, "a network play-out needs a policy and a depth >= 0");
+  HYDRA_CHECK(agent_.depth >= 0 && (agent_.policy != nullptr || (agent_.greedy_tail && agent_.depth == 0)),
+              "a network play-out needs a policy (only a greedy one from its first decision needs none) and a depth >= 0");
   if (agent_.greedy_tail) {
-    HYDRA_CHECK(agent_.depth > 0 && start.key != nullptr, "a greedy tail needs a depth > 0 and the game key");
+    HYDRA_CHECK(start.key != nullptr, "a greedy tail needs the game key");
     tail_.emplace();
     for (int s = 0; s < game::kNumSeats; ++s) (*tail_)[game::Seat(s)].start_game(game::Seat(s), *start.key);
   }

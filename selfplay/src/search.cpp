@@ -89,18 +89,45 @@ SearchName parse_search_name(std::string_view name) {
     } else if (key == "depth") {
       o.depth = parse_count(name, key, value, 1, 10000);
     } else if (key == "continuation") {
-      if (value.empty()) throw Error("'" + std::string(name) + "': option continuation needs a checkpoint");
+      if (value.empty())
+        throw Error("'" + std::string(name) + "': option continuation needs a checkpoint, or greedy for bot:greedy");
+      if (value == "bot")
+        throw Error("'" + std::string(name) + "': option continuation: the colon separates options, so bot:greedy "
+                    "is written continuation=greedy (no other bot plays play-outs)");
       o.continuation = std::string(value);
+    } else if (key == "tail") {
+      if (value != kGreedyContinuation)
+        throw Error("'" + std::string(name) + "': option tail must be greedy (bot:greedy plays on after the depth's "
+                    "decisions), got '" + std::string(value) + "'");
+      o.greedy_tail = true;
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
-                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, depth)");
+                  "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
+                  "depth, tail)");
     }
   }
-  if (out.options.depth > 0 && !out.options.grp.empty())
+  const SearchOptions& o = out.options;
+  if (o.greedy() && (o.depth > 0 || o.greedy_tail || o.temperature > 0))
+    throw Error("'" + std::string(name) +
+                "': continuation=greedy plays every decision of a play-out by bot:greedy, which has no value head to "
+                "cut at (depth), no tail and no temperature; for the network's first N decisions and the greedy bot's "
+                "after, use depth=N:tail=greedy");
+  if (o.greedy_tail && o.depth == 0)
+    throw Error("'" + std::string(name) +
+                "': option tail=greedy needs depth=N: bot:greedy plays on after the continuation's first N decisions");
+  if (o.depth > 0 && !o.greedy_tail && !o.grp.empty())
     throw Error("'" + std::string(name) +
                 "': options depth and grp do not go together: a cut play-out is scored by the continuation's value "
-                "head, in final placement points, not by the GRP's change over the kyoku");
+                "head, in final placement points, not by the GRP's change over the kyoku (with tail=greedy it is "
+                "played to the kyoku's end and they do)");
   return out;
+}
+
+bool SearchOptions::greedy() const { return continuation == kGreedyContinuation; }
+
+PlayOutAgentSpec SearchOptions::play_out_agent(BatchPolicy* continuation_policy) const {
+  if (greedy()) return PlayOutAgentSpec{nullptr, 0, 0, true};
+  return PlayOutAgentSpec{continuation_policy, temperature, depth, greedy_tail};
 }
 
 SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
@@ -111,10 +138,12 @@ SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<Ba
       options_(std::move(options)),
       counters_(std::move(counters)),
       reward_(std::move(reward)) {
-  HYDRA_CHECK(continuation_ != nullptr && counters_ != nullptr, "a search agent needs its continuation and counters");
+  HYDRA_CHECK((continuation_ != nullptr || options_.greedy()) && counters_ != nullptr,
+              "a search agent needs its continuation network (unless bot:greedy plays on) and counters");
   HYDRA_CHECK(options_.grp.empty() == (reward_ == nullptr || reward_->model == nullptr),
               "a search agent with grp needs its reward model, and only then");
-  HYDRA_CHECK(options_.depth == 0 || options_.grp.empty(), "a search agent's cut play-outs have no GRP reward");
+  HYDRA_CHECK(!options_.play_out_agent(continuation_.get()).cut() || options_.grp.empty(),
+              "a search agent's cut play-outs have no GRP reward");
 }
 
 void SearchAgent::start_game(game::Seat seat, const game::GameKey& key) {
@@ -245,7 +274,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       margin_(agent.options().margin),
       sigmas_(agent.options().sigmas),
       walls_(agent.options().walls),
-      depth_(agent.options().depth),
+      cut_(agent.options().play_out_agent(agent.continuation()).cut()),
       reward_model_(agent.reward()) {
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   if (reward_model_ != nullptr) {
@@ -262,7 +291,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   const encoder::Observer& own = agent.observer();
   HYDRA_CHECK(own.view().seat() == seat, "search: the agent observes another seat");
   const game::SeatArray<encoder::SuitPerm> perms{};
-  const PlayOutAgentSpec spec{agent.continuation(), o.temperature, o.depth};
+  const PlayOutAgentSpec spec = o.play_out_agent(agent.continuation());
   for (int w = 0; w < walls_; ++w) {
     const auto wall = static_cast<std::uint64_t>(w);
     game::Xoshiro256ss deal(game::derive(agent.key(), game::labels::search, {s, index, wall, 0}));
@@ -275,7 +304,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       enc[o2] = o2 == seat ? own.encoder()
                            : encoder::Encoder(own.encoder().book().for_seat(own.view(), dealt->view(o2)));
     }
-    const PlayOutStart start{*dealt, seat, enc, perms};
+    const PlayOutStart start{*dealt, seat, enc, perms, &agent.key()};
     const game::StreamKey sampling = game::derive(agent.key(), game::labels::search, {s, index, wall, 1});
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
       const std::size_t i = ix(w) * candidates_.size() + k;
@@ -291,7 +320,7 @@ void Search::settle() const {
   const auto s = ix(seat_.index());
   rewards_.resize(ends_.size());
   const auto placement = [&](const PlayOutEnd& e) { return kPlacementReward[ix(game::ranks(e.scores)[s])]; };
-  if (depth_ > 0) {  // the value where the play-out was cut, or the placement points of a game that ended
+  if (cut_) {  // the value where the play-out was cut, or the placement points of a game that ended
     for (std::size_t i = 0; i < ends_.size(); ++i) rewards_[i] = ends_[i].cut_reward(s);
     return;
   }

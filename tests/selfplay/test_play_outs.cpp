@@ -14,6 +14,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <oneapi/tbb/global_control.h>
@@ -78,7 +79,10 @@ struct Position {
   game::Seat seat{0};
 };
 
-std::unique_ptr<Position> position(std::uint64_t game, int min_decisions) {
+// A position of a greedy game after `min_decisions` decisions with one seat to decide between
+// two actions or more; with `responses`, one where two seats or more answer a discard, the
+// deciding seat the last of them.
+std::unique_ptr<Position> position(std::uint64_t game, int min_decisions, bool responses = false) {
   auto p = std::make_unique<Position>();
   const game::GameKey key = game::game_key(game::MasterSeed{99}, game);
   Position* raw = p.get();
@@ -91,9 +95,11 @@ std::unique_ptr<Position> position(std::uint64_t game, int min_decisions) {
   for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), key);
   int n = 0;
   for (;;) {
+    if (p->table->done()) throw std::runtime_error("position: the game ended before such a decision");
     const auto pending = p->table->pending();
-    if (n >= min_decisions && pending.size() == 1 && pending[0].mask.count() >= 2) {
-      p->seat = pending[0].seat;
+    if (n >= min_decisions && (responses ? pending.size() >= 2 : pending.size() == 1) &&
+        pending[pending.size() - 1].mask.count() >= 2) {
+      p->seat = pending[pending.size() - 1].seat;
       return p;
     }
     for (const game::Decision& d : pending) {
@@ -136,7 +142,12 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
     for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), *tail);
   while (!t->done() && (depth > 0 && !tail ? !end.value : !end.next)) {
     const auto pending = t->pending();
+    // The seat's first answer may sit after the others: once they are answered the list is new.
+    auto open = std::count_if(pending.begin(), pending.end(), [&](const game::Decision& d) { return !t->answered(d.seat); });
     for (const game::Decision& d : pending) {
+      if (open == 0) break;
+      if (t->answered(d.seat)) continue;
+      --open;
       const std::int64_t before = end.decisions++;
       if (d.mask.count() == 1) {
         t->act(d.seat, d.mask.nth(0));
@@ -167,13 +178,12 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
 PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
                            std::optional<game::Xoshiro256ss> walls, BatchPolicy& policy, double temperature,
                            const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm,
-                           int depth = 0, const game::GameKey* tail = nullptr) {
+                           int depth = 0, const game::GameKey* tail = nullptr, bool without_policy = false) {
   PlayOutEnd out;
   std::atomic<int> outstanding{1};
   const PlayOutStart start{*p.table, p.seat, p.enc, perm, tail};
-  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls,
-                                               PlayOutAgentSpec{&policy, temperature, depth, tail != nullptr}, sampling,
-                                               &out, &outstanding));
+  const PlayOutAgentSpec spec{without_policy ? nullptr : &policy, temperature, depth, tail != nullptr};
+  OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, spec, sampling, &out, &outstanding));
   Engine engine(EngineOptions{});
   engine.run(driver);
   EXPECT_EQ(driver.ended, 1);
@@ -291,6 +301,39 @@ TEST(NetworkPlayOut, AGreedyTailPlaysOnFromTheDepthToTheKyokusEnd) {
   }
   EXPECT_EQ(checked, 48);
   EXPECT_GT(differs, 0);
+}
+
+// A greedy tail from the first decision (depth 0, the search's continuation=greedy) is the greedy
+// bot's kyoku in every seat: the reference's, with or without a network at hand (it is never asked),
+// also where the deciding seat answers a discard after other seats (the engine answers those
+// itself, and must not answer the seat's again once the discard's answers are complete).
+TEST(NetworkPlayOut, AGreedyTailFromTheFirstDecisionNeedsNoNetwork) {
+  LinearTestPolicy policy(5);
+  int differs = 0;
+  for (std::uint64_t game = 0; game < 8; ++game) {
+    // Half from a discard two seats or more answer, the deciding seat's answer the last.
+    const auto p = position(game, 10 + 7 * static_cast<int>(game), game >= 4);
+    const game::GameKey key = game::game_key(game::MasterSeed{99}, game);
+    const game::SeatArray<encoder::SuitPerm> perm{};
+    const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{9}, game), game::labels::play_out, {1});
+    std::optional<game::Xoshiro256ss> walls;
+    if (game % 2 == 1) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
+    const auto pending = p->table->pending();
+    const std::optional<game::Action> first = pending[pending.size() - 1].mask.nth(0);
+    const PlayOutEnd want = continued(*p, first, walls, policy, 0.0, sampling, perm, 0, &key);
+    const PlayOutEnd got = engine_play_out(*p, first, walls, policy, 0.0, sampling, perm, 0, &key, true);
+    EXPECT_TRUE(same_end(want, got)) << "game " << game;
+    EXPECT_TRUE(same_end(engine_play_out(*p, first, walls, policy, 0.0, sampling, perm, 0, &key), got)) << "game " << game;
+    EXPECT_FALSE(got.value);
+    EXPECT_GT(got.decisions, 0);
+    differs += !same_end(got, engine_play_out(*p, first, walls, policy, 0.0, sampling, perm));
+  }
+  EXPECT_GT(differs, 0);  // the network's play-outs go other ways
+  // Only a play-out greedy from its first decision plays without a network.
+  const auto p = position(0, 10);
+  const game::GameKey key = game::game_key(game::MasterSeed{99}, 0);
+  const game::SeatArray<encoder::SuitPerm> perm{};
+  EXPECT_THROW(engine_play_out(*p, std::nullopt, std::nullopt, policy, 0.0, {}, perm, 2, &key, true), std::exception);
 }
 
 // What the seats cannot see (the wall's order) reaches no row: the decision a free play-out

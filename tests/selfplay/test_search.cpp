@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -201,7 +202,8 @@ struct SearchSetup {
     options.sigmas = 0;  // every positive gain plays: the changed decisions are exercised too
   }
   std::unique_ptr<SearchAgent> agent() const {
-    return std::make_unique<SearchAgent>(policy, policy, *table_rules, "search:test", options, counters);
+    return std::make_unique<SearchAgent>(policy, options.greedy() ? nullptr : policy, *table_rules, "search:test",
+                                         options, counters);
   }
 };
 
@@ -253,6 +255,63 @@ TEST(Search, ReadsNothingItsSeatCannotSee) {
     ++compared;
   });
   EXPECT_EQ(compared, 3);
+}
+
+// continuation=greedy: on each deal a candidate's play-out is the greedy bot's kyoku in every
+// seat, each bot seeded from the game key. Its value is the mean, over the search's deals (keyed
+// by the game key, the seat, the decision's number and the deal's), of the seat's score change
+// / 10,000 (plus the placement points where the game ends), here played out by a plain loop.
+TEST(Search, AGreedyContinuationScoresEachDealByTheGreedyBotsKyoku) {
+  SearchSetup setup;
+  setup.options.continuation = std::string(kGreedyContinuation);
+  setup.options.walls = 3;
+  int compared = 0;
+  const game::GameKey key = game::game_key(game::MasterSeed{25}, 0);
+  game::Table t(rules(), key, true);
+  play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+    if (n % 7 != 0 || table.pending().size() != 1 || d.mask.count() < 2 || compared >= 5) return;
+    auto agent = setup.agent();
+    agent->start_game(d.seat, key);
+    for (const game::Event& e : table.events()) agent->observe(e);
+    std::vector<game::Action> cands;
+    for (int a = game::kNumActions - 1; a >= 0 && cands.size() < 3; --a)
+      if (d.mask.test(game::Action(a))) cands.emplace_back(a);
+    const std::uint64_t index = 4;
+    Search search(table, d.seat, *agent, cands, index);
+    Games games(search.take_games());
+    Engine engine(EngineOptions{});
+    engine.run(games);
+    ASSERT_TRUE(search.done());
+    const std::vector<double> got = search.values();
+    const auto s = static_cast<std::uint64_t>(d.seat.index());
+    for (std::size_t k = 0; k < cands.size(); ++k) {
+      double sum = 0;
+      for (int w = 0; w < setup.options.walls; ++w) {
+        auto dealt = table.branch({});
+        game::Xoshiro256ss deal(game::derive(key, game::labels::search, {s, index, static_cast<std::uint64_t>(w), 0}));
+        dealt->redeal_hidden(d.seat, deal);
+        bool next_kyoku = false;
+        auto play = dealt->branch([&](const game::Table&, const game::Event& e) {
+          next_kyoku = next_kyoku || e.type == game::EventType::start_kyoku;
+        });
+        game::SeatArray<GreedyAgent> bots;
+        for (int o = 0; o < 4; ++o) bots[game::Seat(o)].start_game(game::Seat(o), key);
+        play->act(d.seat, cands[k]);
+        while (!play->done() && !next_kyoku)
+          for (const game::Decision& p : game::FixedVec<game::Decision, game::kNumSeats>(play->pending()))
+            play->act(p.seat, bots[p.seat].act(play->view(p.seat), p));
+        const game::Scores end = play->done() ? play->final_scores() : play->scores();
+        double r = (end[ix(s)] - table.scores()[ix(s)]) / kRewardScale;
+        if (play->done()) r += kPlacementReward[ix(game::ranks(end)[ix(s)])];
+        sum += r;
+      }
+      EXPECT_NEAR(got[k], sum / setup.options.walls, 1e-12) << "decision " << n << ", candidate " << k;
+    }
+    ++compared;
+  });
+  EXPECT_EQ(compared, 5);
+  // No network played on (the agent was given none): its own was never asked.
+  EXPECT_EQ(setup.policy->rows(), 0);
 }
 
 // The score model behind the reward interface a GRP answers through, counting its calls.
@@ -395,6 +454,32 @@ TEST(Search, CutPlayOutsGiveTheSameGamesAtOneAndTwoThreadsForFewerDecisions) {
   EXPECT_NE(a, f);  // the values of the cut play-outs choose otherwise somewhere
 }
 
+// continuation=greedy and tail=greedy (the network's first decisions, then the greedy bot's):
+// the same games at one and two threads, and each plays games of its own.
+TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
+  SearchSetup network;
+  const auto f = play_searching(network, 1);
+  const auto greedy = [](SearchSetup& s) { s.options.continuation = std::string(kGreedyContinuation); };
+  const auto tail = [](SearchSetup& s) {
+    s.options.depth = 4;
+    s.options.greedy_tail = true;
+  };
+  for (const auto& set : {std::function<void(SearchSetup&)>(greedy), std::function<void(SearchSetup&)>(tail)}) {
+    SearchSetup one, two;
+    set(one);
+    set(two);
+    const auto a = play_searching(one, 1);
+    const auto b = play_searching(two, 2);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t g = 0; g < a.size(); ++g) EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+    EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
+    EXPECT_GT(one.counters->searched.load(), 20);
+    EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * one.counters->searched.load());  // candidates x walls
+    EXPECT_GT(one.counters->changed.load(), 0);
+    EXPECT_NE(a, f);  // the greedy bot's kyoku value the candidates otherwise somewhere
+  }
+}
+
 // The same games with seat 0's searches asked through act(), as hydra bot asks them: no engine
 // table, and every agent fed the events as an mjai host sends them (the others' deals and draws
 // hidden), from which the search rebuilds the kyoku's table (game/rebuild.hpp).
@@ -535,6 +620,17 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:time=0").find("time must be > 0"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:time=soon").find("time needs a number"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:calls=no").find("calls must be 0 or 1, got 'no'"), std::string::npos);
+  EXPECT_TRUE(parse_search_name("search:m.ckpt:continuation=greedy:walls=64").options.greedy());
+  EXPECT_FALSE(parse_search_name("search:m.ckpt:continuation=b.ckpt").options.greedy());
+  const SearchOptions tail = parse_search_name("search:m.ckpt:depth=8:tail=greedy:grp=g.ckpt").options;
+  EXPECT_TRUE(tail.greedy_tail);
+  EXPECT_FALSE(tail.play_out_agent(nullptr).cut());  // played to the kyoku's end, so grp goes with it
+  EXPECT_TRUE(parse_search_name("search:m.ckpt:depth=8").options.play_out_agent(nullptr).cut());
+  EXPECT_NE(message("search:m.ckpt:continuation=bot:greedy").find("written continuation=greedy"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:continuation=greedy:depth=4").find("no value head to cut at"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:continuation=greedy:temperature=1").find("no temperature"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:tail=greedy").find("tail=greedy needs depth=N"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:depth=4:tail=random").find("tail must be greedy"), std::string::npos);
 }
 
 TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {

@@ -49,9 +49,10 @@ struct PlayOutAgentSpec {
   // many decisions (or once its kyoku has ended), keeping the network's value there; that
   // decision is still played. 0: to the kyoku's end.
   int depth = 0;
-  // With depth > 0: instead of the cut, every decision after the first `depth` is bot:greedy's
-  // (each seat's bot seeded from the game key, as in a greedy play-out) to the kyoku's end, and
-  // the play-out keeps no value: it is rewarded like a full one.
+  // Instead of the cut, every decision after the first `depth` is bot:greedy's (each seat's bot
+  // seeded from the game key, as in a greedy play-out) to the kyoku's end, and the play-out keeps
+  // no value: it is rewarded like a full one. With depth 0 the whole play-out is the greedy bot's
+  // (the search's continuation=bot:greedy) and `policy` may be null: it is never asked.
   bool greedy_tail = false;
 
   // Whether a play-out ends at the cut with the network's value (else at the kyoku's end).

@@ -22,7 +22,9 @@
 //   walls=N (8)            deals per candidate
 //   threshold=P (0.1)      the probability a candidate needs
 //   candidates=K (4)       at most this many candidates
-//   continuation=CKPT      who plays the play-outs (default: CKPT)
+//   continuation=CKPT      who plays the play-outs (default: CKPT); `greedy`: bot:greedy in
+//                          every seat (each seat's bot seeded from the game key), far cheaper
+//                          than a network, so many more deals (not with depth or temperature)
 //   temperature=T (0)      of the continuation; 0 = argmax
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
 //   sigmas=S (1)           and by how many standard errors of its paired gain
@@ -31,7 +33,11 @@
 //                          decisions (or its first in the next kyoku) and score it by the
 //                          continuation's value head there, which a behaviour-cloned checkpoint
 //                          (hydra pretrain) trains on the final placement points 3, 1, -1, -3;
-//                          a play-out in which the game ends scores those points. Not with grp.
+//                          a play-out in which the game ends scores those points. Not with grp
+//                          unless the play-outs have a tail.
+//   tail=greedy            with depth=N: the play-out is not cut; after its first N decisions
+//                          bot:greedy plays every seat to the kyoku's end, and it is rewarded like
+//                          a full play-out (selfplay.play_out_tail's continuation)
 //   time=S                 a budget of S seconds per searched decision: the deals are played in
 //                          rounds of ceil(walls / 4) and no round starts that the last round's
 //                          time says would end past S (the first always runs). Such a search
@@ -72,7 +78,7 @@ struct SearchOptions {
   int walls = 8;
   double threshold = 0.1;
   int candidates = 4;
-  std::string continuation;  // empty: the searched checkpoint
+  std::string continuation;  // empty: the searched checkpoint; kGreedyContinuation: bot:greedy
   double temperature = 0;
   double margin = 0;
   double sigmas = 1;
@@ -80,7 +86,17 @@ struct SearchOptions {
   double time = 0;  // seconds per searched decision; 0: no budget, every wall
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
   int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
+  bool greedy_tail = false;  // with depth: not cut, bot:greedy plays on after the depth's decisions
+
+  // Whether bot:greedy plays every decision of a play-out after the candidate.
+  bool greedy() const;
+  // Who plays the play-outs, for PlayOutGame (the continuation's policy: null for greedy()).
+  PlayOutAgentSpec play_out_agent(BatchPolicy* continuation) const;
 };
+
+// The search option value naming bot:greedy (a colon separates the options, so the bot's own
+// name cannot be written in one): continuation=greedy, tail=greedy.
+inline constexpr std::string_view kGreedyContinuation = "greedy";
 
 struct SearchName {
   std::string checkpoint;
@@ -216,7 +232,7 @@ class Search {
   double margin_ = 0;
   double sigmas_ = 0;
   int walls_ = 0;
-  int depth_ = 0;
+  bool cut_ = false;  // play-outs end at the cut with the continuation's value
   std::vector<PlayOutEnd> ends_;  // deal-major: ends_[w * candidates + k]
   SearchReward* reward_model_ = nullptr;
   std::vector<game::KyokuStart> kyoku_;   // with a reward model: the game's kyoku starts so far

@@ -52,7 +52,7 @@ struct PlayOutAgentSpec {
   // Instead of the cut, every decision after the first `depth` is bot:greedy's (each seat's bot
   // seeded from the game key, as in a greedy play-out) to the kyoku's end, and the play-out keeps
   // no value: it is rewarded like a full one. With depth 0 the whole play-out is the greedy bot's
-  // (the search's continuation=bot:greedy) and `policy` may be null: it is never asked.
+  // (the search's continuation=greedy) and `policy` may be null: it is never asked.
   bool greedy_tail = false;
 
   // Whether a play-out ends at the cut with the network's value (else at the kyoku's end).

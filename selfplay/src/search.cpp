@@ -115,7 +115,7 @@ SearchName parse_search_name(std::string_view name) {
   if (o.greedy_tail && o.depth == 0)
     throw Error("'" + std::string(name) +
                 "': option tail=greedy needs depth=N: bot:greedy plays on after the continuation's first N decisions");
-  if (o.depth > 0 && !o.greedy_tail && !o.grp.empty())
+  if (o.play_out_agent(nullptr).cut() && !o.grp.empty())
     throw Error("'" + std::string(name) +
                 "': options depth and grp do not go together: a cut play-out is scored by the continuation's value "
                 "head, in final placement points, not by the GRP's change over the kyoku (with tail=greedy it is "

@@ -70,6 +70,13 @@ void validate(const Config& config, const std::function<std::string(const std::s
     throw Error(in({"selfplay.play_out_tail", "selfplay.play_out_agent"}) +
                 "selfplay.play_out_tail = bot:greedy follows a network's first decisions, but play_out_agent is "
                 "bot:greedy already: use snapshot, start or a checkpoint path");
+  if (sp.play_out_others != "agent" && sp.play_out_others != "bot:greedy")
+    throw Error(in({"selfplay.play_out_others"}) + "selfplay.play_out_others: '" + sp.play_out_others +
+                "': agent (the play-out agent plays every seat) or bot:greedy (bot:greedy plays the other seats)");
+  if (sp.play_out_others == "bot:greedy" && sp.play_out_agent == "bot:greedy")
+    throw Error(in({"selfplay.play_out_others", "selfplay.play_out_agent"}) +
+                "selfplay.play_out_others = bot:greedy leaves the deciding seat to a network, but play_out_agent is "
+                "bot:greedy already: use snapshot, start or a checkpoint path");
   if (sp.play_out_depth > 0 && sp.play_out_tail == "value" &&
       (sp.play_out_agent == "bot:greedy" || sp.play_out_agent == "snapshot"))
     throw Error(in({"selfplay.play_out_depth", "selfplay.play_out_agent"}) + "selfplay.play_out_depth = " +

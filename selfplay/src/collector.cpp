@@ -34,7 +34,7 @@ std::unique_ptr<DecisionCollector> make_collector(config::Estimator estimator, c
                                                   const game::GameKey& key, BatchPolicy* play_out_agent,
                                                   bool snapshot) {
   const PlayOutAgentSpec agent{play_out_agent, sp.play_out_temperature, sp.play_out_depth,
-                               sp.play_out_tail == "bot:greedy"};
+                               sp.play_out_tail == "bot:greedy", sp.play_out_others == "bot:greedy"};
   switch (estimator) {
     case config::Estimator::gae: return std::make_unique<GaeCollector>();
     case config::Estimator::privileged_gae: return std::make_unique<PrivilegedCollector>();

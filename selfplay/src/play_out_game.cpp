@@ -32,10 +32,10 @@ PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> 
     : enc_(start.encoders), perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
   HYDRA_CHECK(agent_.depth >= 0 && (agent_.policy != nullptr || (agent_.greedy_tail && agent_.depth == 0)),
               "a network play-out needs a policy (only a greedy one from its first decision needs none) and a depth >= 0");
-  if (agent_.greedy_tail) {
-    HYDRA_CHECK(start.key != nullptr, "a greedy tail needs the game key");
-    tail_.emplace();
-    for (int s = 0; s < game::kNumSeats; ++s) (*tail_)[game::Seat(s)].start_game(game::Seat(s), *start.key);
+  if (agent_.greedy()) {
+    HYDRA_CHECK(start.key != nullptr, "a play-out's greedy bots need the game key");
+    greedy_.emplace();
+    for (int s = 0; s < game::kNumSeats; ++s) (*greedy_)[game::Seat(s)].start_game(game::Seat(s), *start.key);
   }
   if (agent_.temperature > 0)
     rng_.emplace(game::SeatArray<game::Xoshiro256ss>{seat_stream(sampling, 0), seat_stream(sampling, 1),
@@ -54,18 +54,20 @@ void PlayOutGame::ended() {
   outstanding_->fetch_sub(1, std::memory_order_acq_rel);
 }
 
-// A forced move, or with a greedy tail every decision after the first `depth` (counted in the
-// table's order, as the engine asks), is answered by act().
+// A forced move, with a greedy tail every decision after the first `depth` (counted in the
+// table's order, as the engine asks, every seat's), and with greedy others every other seat's
+// decision, is answered by act().
 BatchPolicy* PlayOutGame::policy(const game::Decision& d) {
-  const bool tail = tail_ && routed_++ >= agent_.depth;
-  return d.mask.count() == 1 || tail ? nullptr : agent_.policy;
+  const bool tail = agent_.greedy_tail && routed_++ >= agent_.depth;
+  const bool other = agent_.greedy_others && d.seat != seat_;
+  return d.mask.count() == 1 || tail || other ? nullptr : agent_.policy;
 }
 
 game::Action PlayOutGame::act(const game::Decision& d) {
   ++end_.decisions;
   if (d.mask.count() == 1) return d.mask.nth(0);
-  HYDRA_CHECK(tail_.has_value(), "play-out: a network decision was asked of act()");
-  return (*tail_)[d.seat].act(table_->view(d.seat), d);
+  HYDRA_CHECK(greedy_.has_value(), "play-out: a network decision was asked of act()");
+  return (*greedy_)[d.seat].act(table_->view(d.seat), d);
 }
 
 // The seat's observation as the deciding game's seat would write it (actor_game.cpp).

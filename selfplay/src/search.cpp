@@ -100,18 +100,23 @@ SearchName parse_search_name(std::string_view name) {
         throw Error("'" + std::string(name) + "': option tail must be greedy (bot:greedy plays on after the depth's "
                     "decisions), got '" + std::string(value) + "'");
       o.greedy_tail = true;
+    } else if (key == "others") {
+      if (value != kGreedyContinuation)
+        throw Error("'" + std::string(name) + "': option others must be greedy (bot:greedy plays the other seats of "
+                    "a play-out, the continuation the searching seat), got '" + std::string(value) + "'");
+      o.greedy_others = true;
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
                   "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
-                  "depth, tail)");
+                  "depth, tail, others)");
     }
   }
   const SearchOptions& o = out.options;
-  if (o.greedy() && (o.depth > 0 || o.greedy_tail || o.temperature > 0))
+  if (o.greedy() && (o.depth > 0 || o.greedy_tail || o.greedy_others || o.temperature > 0))
     throw Error("'" + std::string(name) +
                 "': continuation=greedy plays every decision of a play-out by bot:greedy, which has no value head to "
-                "cut at (depth), no tail and no temperature; for the network's first N decisions and the greedy bot's "
-                "after, use depth=N:tail=greedy");
+                "cut at (depth), no tail, no others and no temperature; for the network's first N decisions and the "
+                "greedy bot's after, use depth=N:tail=greedy, for the network in the searching seat alone others=greedy");
   if (o.greedy_tail && o.depth == 0)
     throw Error("'" + std::string(name) +
                 "': option tail=greedy needs depth=N: bot:greedy plays on after the continuation's first N decisions");
@@ -127,7 +132,7 @@ bool SearchOptions::greedy() const { return continuation == kGreedyContinuation;
 
 PlayOutAgentSpec SearchOptions::play_out_agent(BatchPolicy* continuation_policy) const {
   if (greedy()) return PlayOutAgentSpec{nullptr, 0, 0, true};
-  return PlayOutAgentSpec{continuation_policy, temperature, depth, greedy_tail};
+  return PlayOutAgentSpec{continuation_policy, temperature, depth, greedy_tail, greedy_others};
 }
 
 SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,

@@ -141,6 +141,13 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                {"but play_out_agent is bot:greedy already"});
   expect_error("{}", {"selfplay.play_out_tail=\"greedy\""},
                {"'--set selfplay.play_out_tail=\"greedy\"'", "selfplay.play_out_tail: 'greedy': value"});
+  // Greedy others leave the deciding seat to a network: the agent must be one.
+  EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "snapshot", "play_out_others": "bot:greedy"}})", "x.json", {})
+                .selfplay.play_out_others,
+            "bot:greedy");
+  expect_error("{}", {"selfplay.play_out_others=\"bot:greedy\""}, {"but play_out_agent is bot:greedy already"});
+  expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"greedy\""},
+               {"'--set selfplay.play_out_others=\"greedy\"'", "selfplay.play_out_others: 'greedy': agent"});
   using hydra::config::PlayOutAgent;
   EXPECT_EQ(hydra::config::play_out_agent(parse("{}", "x.json", {}).selfplay), PlayOutAgent::greedy);
   EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "snapshot"}})", "x.json", {}).selfplay),

@@ -116,11 +116,12 @@ std::unique_ptr<Position> position(std::uint64_t game, int min_decisions, bool r
 // deciding seat's first network decision after `depth` decisions (or in a later kyoku), whose
 // value it keeps (that decision and the others pending with it still played). With `tail` (a
 // greedy tail) it is not cut: every decision after the first `depth`, in the table's order, is
-// taken by bot:greedy seeded from `tail`, to the kyoku's end.
+// taken by bot:greedy seeded from `tail`, to the kyoku's end. With `others` (greedy others) every
+// decision of a seat other than the deciding one is bot:greedy's, seeded from `others`.
 PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::optional<game::Xoshiro256ss> walls,
                      BatchPolicy& policy, double temperature, const game::StreamKey& sampling,
                      const game::SeatArray<encoder::SuitPerm>& perm, int depth = 0,
-                     const game::GameKey* tail = nullptr) {
+                     const game::GameKey* tail = nullptr, const game::GameKey* others = nullptr) {
   const game::TableRules& rules = game::table_rules("tenhou");
   std::vector<encoder::Observer> obs;
   for (int s = 0; s < 4; ++s) obs.emplace_back(game::Seat(s), rules);
@@ -138,8 +139,8 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
   std::vector<float> row(kObs), probs(kActions);
   float value = 0;
   game::SeatArray<GreedyAgent> bots;
-  if (tail)
-    for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), *tail);
+  if (tail || others)
+    for (int s = 0; s < 4; ++s) bots[game::Seat(s)].start_game(game::Seat(s), tail ? *tail : *others);
   while (!t->done() && (depth > 0 && !tail ? !end.value : !end.next)) {
     const auto pending = t->pending();
     // The seat's first answer may sit after the others: once they are answered the list is new.
@@ -153,7 +154,7 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
         t->act(d.seat, d.mask.nth(0));
         continue;
       }
-      if (tail && before >= depth) {
+      if ((tail && before >= depth) || (others && d.seat != p.seat)) {
         t->act(d.seat, bots[d.seat].act(t->view(d.seat), d));
         continue;
       }
@@ -178,11 +179,12 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
 PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
                            std::optional<game::Xoshiro256ss> walls, BatchPolicy& policy, double temperature,
                            const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm,
-                           int depth = 0, const game::GameKey* tail = nullptr, bool without_policy = false) {
+                           int depth = 0, const game::GameKey* tail = nullptr, bool without_policy = false,
+                           const game::GameKey* others = nullptr) {
   PlayOutEnd out;
   std::atomic<int> outstanding{1};
-  const PlayOutStart start{*p.table, p.seat, p.enc, perm, tail};
-  const PlayOutAgentSpec spec{without_policy ? nullptr : &policy, temperature, depth, tail != nullptr};
+  const PlayOutStart start{*p.table, p.seat, p.enc, perm, tail ? tail : others};
+  const PlayOutAgentSpec spec{without_policy ? nullptr : &policy, temperature, depth, tail != nullptr, others != nullptr};
   OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, spec, sampling, &out, &outstanding));
   Engine engine(EngineOptions{});
   engine.run(driver);
@@ -336,6 +338,48 @@ TEST(NetworkPlayOut, AGreedyTailFromTheFirstDecisionNeedsNoNetwork) {
   EXPECT_THROW(engine_play_out(*p, std::nullopt, std::nullopt, policy, 0.0, {}, perm, 2, &key, true), std::exception);
 }
 
+// With greedy others the deciding seat plays the network to the kyoku's end and bot:greedy the
+// three other seats from the first decision (seeded from the game key): the reference's, at both
+// temperatures, from the seat's own turn and from a discard it answers after other seats, with a
+// fresh deal or the game's own; with a greedy tail as well, the seat's network stops at the depth.
+// It differs from the network in every seat and from the greedy bot in every seat.
+TEST(NetworkPlayOut, GreedyOthersLeaveTheDecidingSeatToTheNetwork) {
+  LinearTestPolicy policy(5);
+  int checked = 0, not_all_network = 0, not_all_greedy = 0;
+  for (std::uint64_t game = 0; game < 8; ++game) {
+    const auto p = position(game, 10 + 7 * static_cast<int>(game), game >= 4);
+    const game::GameKey key = game::game_key(game::MasterSeed{98}, game);
+    game::SeatArray<encoder::SuitPerm> perm{};
+    if (game % 2 == 1)
+      for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+    const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{10}, game), game::labels::play_out, {1});
+    std::optional<game::Xoshiro256ss> walls;
+    if (game % 3 != 0) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
+    const auto pending = p->table->pending();
+    const std::optional<game::Action> first = pending[pending.size() - 1].mask.nth(0);
+    for (const double temperature : {0.0, 0.8}) {
+      const PlayOutEnd want = continued(*p, first, walls, policy, temperature, sampling, perm, 0, nullptr, &key);
+      const PlayOutEnd got =
+          engine_play_out(*p, first, walls, policy, temperature, sampling, perm, 0, nullptr, false, &key);
+      EXPECT_TRUE(same_end(want, got)) << "game " << game << " T " << temperature;
+      EXPECT_FALSE(got.value);
+      EXPECT_GT(got.decisions, 0);
+      ++checked;
+      if (temperature > 0) continue;
+      not_all_network += !same_end(got, engine_play_out(*p, first, walls, policy, 0.0, sampling, perm));
+      not_all_greedy += !same_end(got, engine_play_out(*p, first, walls, policy, 0.0, sampling, perm, 0, &key, true));
+    }
+    // With a greedy tail after 6 decisions: the seat's network for those of the first 6 that are its own.
+    const PlayOutEnd want = continued(*p, first, walls, policy, 0.0, sampling, perm, 6, &key, &key);
+    const PlayOutEnd got = engine_play_out(*p, first, walls, policy, 0.0, sampling, perm, 6, &key, false, &key);
+    EXPECT_TRUE(same_end(want, got)) << "game " << game << " with a tail";
+    ++checked;
+  }
+  EXPECT_EQ(checked, 24);
+  EXPECT_GT(not_all_network, 0);
+  EXPECT_GT(not_all_greedy, 0);
+}
+
 // What the seats cannot see (the wall's order) reaches no row: the decision a free play-out
 // starts with is encoded the same on two different deals of the unseen tiles, while the play-outs
 // themselves go different ways.
@@ -374,6 +418,7 @@ struct Cut {
   std::shared_ptr<KyokuRewardModel> rewards;
   int games = 6;
   std::string tail = "value";  // selfplay.play_out_tail
+  std::string others = "agent";  // selfplay.play_out_others
 };
 
 Collected collect(int threads, const std::string& agent, bool expected, std::shared_ptr<BatchPolicy> play_out = nullptr,
@@ -392,6 +437,7 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
     cfg.selfplay.play_out_unsure = unsure;
     cfg.selfplay.play_out_depth = cut.depth;
     cfg.selfplay.play_out_tail = cut.tail;
+    cfg.selfplay.play_out_others = cut.others;
     if (expected) {
       cfg.ppo.policy_gradient = "expected";
       cfg.selfplay.play_out_min_prob = 0.1;
@@ -581,6 +627,27 @@ TEST(ActorsNetworkPlayOuts, AGreedyTailIsRewardedLikeAFullPlayOut) {
   ASSERT_TRUE(same_games(full.rollout, a.rollout));
   EXPECT_EQ(full.rollout.played_out, a.rollout.played_out);
   EXPECT_NE(full.rollout.action_value, a.rollout.action_value);
+}
+
+// Greedy others (selfplay.play_out_others = bot:greedy): the same decisions played out as with
+// the network in every seat, other action values, the same at one and two threads, and fewer
+// rows for the play-out network (only the deciding seat's play-out decisions are its).
+TEST(ActorsNetworkPlayOuts, GreedyOthersAreTheSameAtOneAndTwoThreadsForFewerRows) {
+  const auto every_seat = std::make_shared<LinearTestPolicy>(4);
+  const Collected full = collect(1, "other.ckpt", true, every_seat);
+  Cut others;
+  others.others = "bot:greedy";
+  const auto seat_only = std::make_shared<LinearTestPolicy>(4);
+  const Collected a = collect(1, "other.ckpt", true, seat_only, true, 1.0, others);
+  const Collected b = collect(2, "other.ckpt", true, std::make_shared<LinearTestPolicy>(4), true, 1.0, others);
+  ASSERT_TRUE(same_games(a.rollout, b.rollout));
+  EXPECT_EQ(a.rollout.action_value, b.rollout.action_value);
+  EXPECT_EQ(a.stats.branch_decisions, b.stats.branch_decisions);
+  ASSERT_TRUE(same_games(full.rollout, a.rollout));
+  EXPECT_EQ(full.rollout.played_out, a.rollout.played_out);
+  EXPECT_NE(full.rollout.action_value, a.rollout.action_value);
+  EXPECT_GT(seat_only->rows(), 0);
+  EXPECT_LT(2 * seat_only->rows(), every_seat->rows());
 }
 
 TEST(ActorsNetworkPlayOuts, ANetworkAgentWithoutItsPolicyIsAnError) {

@@ -454,8 +454,9 @@ TEST(Search, CutPlayOutsGiveTheSameGamesAtOneAndTwoThreadsForFewerDecisions) {
   EXPECT_NE(a, f);  // the values of the cut play-outs choose otherwise somewhere
 }
 
-// continuation=greedy and tail=greedy (the network's first decisions, then the greedy bot's):
-// the same games at one and two threads, and each plays games of its own.
+// continuation=greedy, tail=greedy (the network's first decisions, then the greedy bot's) and
+// others=greedy (the network in the searching seat, the greedy bot in the others): the same games
+// at one and two threads, and each plays games of its own.
 TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
   constexpr std::size_t kGames = 4;  // the test is short under TSan
   SearchSetup network;
@@ -465,7 +466,9 @@ TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
     s.options.depth = 4;
     s.options.greedy_tail = true;
   };
-  for (const auto& set : {std::function<void(SearchSetup&)>(greedy), std::function<void(SearchSetup&)>(tail)}) {
+  const auto others = [](SearchSetup& s) { s.options.greedy_others = true; };
+  for (const auto& set : {std::function<void(SearchSetup&)>(greedy), std::function<void(SearchSetup&)>(tail),
+                          std::function<void(SearchSetup&)>(others)}) {
     SearchSetup one, two;
     set(one);
     set(two);
@@ -632,6 +635,11 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:continuation=greedy:temperature=1").find("no temperature"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:tail=greedy").find("tail=greedy needs depth=N"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:depth=4:tail=random").find("tail must be greedy"), std::string::npos);
+  const PlayOutAgentSpec others = parse_search_name("search:m.ckpt:others=greedy:grp=g.ckpt").options.play_out_agent(nullptr);
+  EXPECT_TRUE(others.greedy_others);
+  EXPECT_FALSE(others.greedy_tail);
+  EXPECT_NE(message("search:m.ckpt:others=bot").find("others must be greedy"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:continuation=greedy:others=greedy").find("no others"), std::string::npos);
 }
 
 TEST(Search, CandidatesAreTheLikelyActionsMostLikelyFirst) {

@@ -160,6 +160,10 @@ struct SelfplayConfig {
   // agent's value head scores the play-out there) or bot:greedy (bot:greedy plays every seat on to
   // the kyoku's end, and the play-out is rewarded like the games, by the GRP on real scores).
   std::string play_out_tail = "value";
+  // With a network play_out_agent, who plays the other seats of a play-out (docs/PPO.md "Greedy
+  // opponents"): agent (the play-out agent, every seat) or bot:greedy (the deciding seat alone is
+  // the network's, so its own play on is its own, and bot:greedy plays the three others).
+  std::string play_out_others = "agent";
 
   template <class V>
   void visit(V& v) {
@@ -203,6 +207,9 @@ struct SelfplayConfig {
     v("play_out_tail", play_out_tail,
       "with play_out_depth > 0: what follows the cut: value (scored by the agent's value head) or bot:greedy "
       "(bot:greedy plays on to the kyoku's end, rewarded like the games)");
+    v("play_out_others", play_out_others,
+      "with a network play_out_agent: who plays the other seats of a play-out: agent (the play-out agent) or "
+      "bot:greedy (the deciding seat alone plays the network)");
   }
 };
 

@@ -9,7 +9,8 @@
 // where it ended into the slot its game reserved for it. A cut play-out (PlayOutAgentSpec::depth)
 // ends instead at the deciding seat's first network decision after `depth` decisions, or its first
 // in a later kyoku, and keeps the network's value there (search.hpp, option depth). With a greedy
-// tail it is not cut: after `depth` decisions bot:greedy plays every seat to the kyoku's end.
+// tail it is not cut: after `depth` decisions bot:greedy plays every seat to the kyoku's end. With
+// greedy others the deciding seat alone is the network's, and bot:greedy plays the other seats.
 
 #include <atomic>
 #include <cstdint>
@@ -54,7 +55,13 @@ struct PlayOutAgentSpec {
   // no value: it is rewarded like a full one. With depth 0 the whole play-out is the greedy bot's
   // (the search's continuation=greedy) and `policy` may be null: it is never asked.
   bool greedy_tail = false;
+  // Every decision of the other seats (all but the deciding one) is bot:greedy's, from the first
+  // (each seat's bot seeded from the game key): the deciding seat plays on as the network, to the
+  // depth and tail above, against greedy opponents. `depth` still counts every seat's decisions.
+  bool greedy_others = false;
 
+  // Whether bot:greedy plays some decision of a play-out (its bots are needed).
+  bool greedy() const { return greedy_tail || greedy_others; }
   // Whether a play-out ends at the cut with the network's value (else at the kyoku's end).
   bool cut() const { return depth > 0 && !greedy_tail; }
 };
@@ -65,7 +72,7 @@ struct PlayOutStart {
   game::Seat seat;
   const game::SeatArray<encoder::Encoder>& encoders;  // every seat's, up to date
   const game::SeatArray<encoder::SuitPerm>& perms;
-  const game::GameKey* key = nullptr;  // the deciding game's: seeds a greedy tail's bots
+  const game::GameKey* key = nullptr;  // the deciding game's: seeds the greedy bots of a tail or the others
 };
 
 class PlayOutGame final : public EngineGame {
@@ -91,7 +98,7 @@ class PlayOutGame final : public EngineGame {
   game::SeatArray<encoder::Encoder> enc_;
   game::SeatArray<encoder::SuitPerm> perm_;
   std::optional<game::SeatArray<game::Xoshiro256ss>> rng_;
-  std::optional<game::SeatArray<GreedyAgent>> tail_;  // the greedy tail's bots
+  std::optional<game::SeatArray<GreedyAgent>> greedy_;  // the greedy bots (of a tail or the others)
   std::int64_t routed_ = 0;                            // decisions policy() was asked about
   PlayOutAgentSpec agent_;
   game::Seat seat_;  // the deciding seat: whose value a cut play-out keeps

@@ -38,6 +38,9 @@
 //   tail=greedy            with depth=N: the play-out is not cut; after its first N decisions
 //                          bot:greedy plays every seat to the kyoku's end, and it is rewarded like
 //                          a full play-out (selfplay.play_out_tail's continuation)
+//   others=greedy          the continuation plays the searching seat alone and bot:greedy the
+//                          three other seats, from the candidate on (selfplay.play_out_others):
+//                          the seat's own play on is the network's at a quarter of its passes
 //   time=S                 a budget of S seconds per searched decision: the deals are played in
 //                          rounds of ceil(walls / 4) and no round starts that the last round's
 //                          time says would end past S (the first always runs). Such a search
@@ -87,6 +90,7 @@ struct SearchOptions {
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
   int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
   bool greedy_tail = false;  // with depth: not cut, bot:greedy plays on after the depth's decisions
+  bool greedy_others = false;  // bot:greedy plays the other seats, the continuation the searching one
 
   // Whether bot:greedy plays every decision of a play-out after the candidate.
   bool greedy() const;
@@ -95,7 +99,7 @@ struct SearchOptions {
 };
 
 // The search option value naming bot:greedy (a colon separates the options, so the bot's own
-// name cannot be written in one): continuation=greedy, tail=greedy.
+// name cannot be written in one): continuation=greedy, tail=greedy, others=greedy.
 inline constexpr std::string_view kGreedyContinuation = "greedy";
 
 struct SearchName {

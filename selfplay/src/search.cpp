@@ -279,7 +279,6 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       margin_(agent.options().margin),
       sigmas_(agent.options().sigmas),
       walls_(agent.options().walls),
-      cut_(agent.options().play_out_agent(agent.continuation()).cut()),
       reward_model_(agent.reward()) {
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   if (reward_model_ != nullptr) {
@@ -297,6 +296,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   HYDRA_CHECK(own.view().seat() == seat, "search: the agent observes another seat");
   const game::SeatArray<encoder::SuitPerm> perms{};
   const PlayOutAgentSpec spec = o.play_out_agent(agent.continuation());
+  cut_ = spec.cut();
   for (int w = 0; w < walls_; ++w) {
     const auto wall = static_cast<std::uint64_t>(w);
     game::Xoshiro256ss deal(game::derive(agent.key(), game::labels::search, {s, index, wall, 0}));

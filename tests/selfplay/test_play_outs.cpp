@@ -193,6 +193,14 @@ PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
   return out;
 }
 
+// The seats' suit permutations of a test game: none in even games, a different one per seat in odd ones.
+game::SeatArray<encoder::SuitPerm> perms_of(std::uint64_t game) {
+  game::SeatArray<encoder::SuitPerm> perm{};
+  if (game % 2 == 1)
+    for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+  return perm;
+}
+
 bool same_end(const PlayOutEnd& a, const PlayOutEnd& b) {
   if (a.scores != b.scores || a.decisions != b.decisions || a.next.has_value() != b.next.has_value() ||
       a.value != b.value)
@@ -208,9 +216,7 @@ TEST(NetworkPlayOut, IsTheGameContinuedByItsAgentFromTheCopiedTable) {
   for (std::uint64_t game = 0; game < 6; ++game) {
     const auto p = position(game, 10 + 7 * static_cast<int>(game));
     const game::Decision d = p->table->pending()[0];
-    game::SeatArray<encoder::SuitPerm> perm{};
-    if (game % 2 == 1)
-      for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+    const game::SeatArray<encoder::SuitPerm> perm = perms_of(game);
     const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{7}, game), game::labels::play_out, {1});
     for (const double temperature : {0.0, 0.8})
       for (const bool fresh_walls : {false, true})
@@ -279,9 +285,7 @@ TEST(NetworkPlayOut, AGreedyTailPlaysOnFromTheDepthToTheKyokusEnd) {
   for (std::uint64_t game = 0; game < 6; ++game) {
     const auto p = position(game, 10 + 7 * static_cast<int>(game));
     const game::GameKey key = game::game_key(game::MasterSeed{99}, game);
-    game::SeatArray<encoder::SuitPerm> perm{};
-    if (game % 2 == 1)
-      for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+    const game::SeatArray<encoder::SuitPerm> perm = perms_of(game);
     const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{9}, game), game::labels::play_out, {1});
     std::optional<game::Xoshiro256ss> walls;
     if (game % 3 == 2) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
@@ -349,9 +353,7 @@ TEST(NetworkPlayOut, GreedyOthersLeaveTheDecidingSeatToTheNetwork) {
   for (std::uint64_t game = 0; game < 8; ++game) {
     const auto p = position(game, 10 + 7 * static_cast<int>(game), game >= 4);
     const game::GameKey key = game::game_key(game::MasterSeed{98}, game);
-    game::SeatArray<encoder::SuitPerm> perm{};
-    if (game % 2 == 1)
-      for (int s = 0; s < 4; ++s) perm[game::Seat(s)] = encoder::SuitPerm::nth((s + static_cast<int>(game)) % 6);
+    const game::SeatArray<encoder::SuitPerm> perm = perms_of(game);
     const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{10}, game), game::labels::play_out, {1});
     std::optional<game::Xoshiro256ss> walls;
     if (game % 3 != 0) walls.emplace(game::derive(sampling, game::labels::wall, {game}));

@@ -609,6 +609,18 @@ TEST(ActorsNetworkPlayOuts, ACutPlayOutIsScoredByTheAgentsValueWhereItWasCut) {
   EXPECT_EQ(differ, 0) << equal << " equal";
 }
 
+// A continuation other than the full network play-out's (`a` at one thread, `b` at two): the same
+// games at both thread counts with the same action values, and the same decisions played out as
+// `full` with other action values.
+void expect_other_values_the_same_at_two_threads(const Collected& full, const Collected& a, const Collected& b) {
+  ASSERT_TRUE(same_games(a.rollout, b.rollout));
+  EXPECT_EQ(a.rollout.action_value, b.rollout.action_value);
+  EXPECT_EQ(a.stats.branch_decisions, b.stats.branch_decisions);
+  ASSERT_TRUE(same_games(full.rollout, a.rollout));
+  EXPECT_EQ(full.rollout.played_out, a.rollout.played_out);
+  EXPECT_NE(full.rollout.action_value, a.rollout.action_value);
+}
+
 // A greedy tail after a depth no kyoku reaches is the full network play-out: the same action
 // values as play-outs to the kyoku's end (both rewarded like the games). A short one hands the
 // kyoku to bot:greedy, which changes them, and is the same at one and two threads (its cost:
@@ -623,12 +635,7 @@ TEST(ActorsNetworkPlayOuts, AGreedyTailIsRewardedLikeAFullPlayOut) {
   EXPECT_EQ(full.rollout.played_out, same.rollout.played_out);
   EXPECT_EQ(full.rollout.action_value, same.rollout.action_value);
   EXPECT_EQ(full.stats.branch_decisions, same.stats.branch_decisions);
-  ASSERT_TRUE(same_games(a.rollout, b.rollout));
-  EXPECT_EQ(a.rollout.action_value, b.rollout.action_value);
-  EXPECT_EQ(a.stats.branch_decisions, b.stats.branch_decisions);
-  ASSERT_TRUE(same_games(full.rollout, a.rollout));
-  EXPECT_EQ(full.rollout.played_out, a.rollout.played_out);
-  EXPECT_NE(full.rollout.action_value, a.rollout.action_value);
+  expect_other_values_the_same_at_two_threads(full, a, b);
 }
 
 // Greedy others (selfplay.play_out_others = bot:greedy): the same decisions played out as with
@@ -642,12 +649,7 @@ TEST(ActorsNetworkPlayOuts, GreedyOthersAreTheSameAtOneAndTwoThreadsForFewerRows
   const auto seat_only = std::make_shared<LinearTestPolicy>(4);
   const Collected a = collect(1, "other.ckpt", true, seat_only, true, 1.0, others);
   const Collected b = collect(2, "other.ckpt", true, std::make_shared<LinearTestPolicy>(4), true, 1.0, others);
-  ASSERT_TRUE(same_games(a.rollout, b.rollout));
-  EXPECT_EQ(a.rollout.action_value, b.rollout.action_value);
-  EXPECT_EQ(a.stats.branch_decisions, b.stats.branch_decisions);
-  ASSERT_TRUE(same_games(full.rollout, a.rollout));
-  EXPECT_EQ(full.rollout.played_out, a.rollout.played_out);
-  EXPECT_NE(full.rollout.action_value, a.rollout.action_value);
+  expect_other_values_the_same_at_two_threads(full, a, b);
   EXPECT_GT(seat_only->rows(), 0);
   EXPECT_LT(2 * seat_only->rows(), every_seat->rows());
 }

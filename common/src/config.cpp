@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config_validate.hpp"
@@ -47,18 +48,27 @@ void validate(const Config& config, const std::function<std::string(const std::s
   if (shares < 1.0 - 1e-9 || shares > 1.0 + 1e-9)
     throw Error(in({"selfplay.opp_self", "selfplay.opp_pool", "selfplay.opp_baseline"}) +
                 "selfplay.opp_self + opp_pool + opp_baseline = " + std::to_string(shares) + ", must be 1");
-  if (sp.play_out_agent.rfind("bot:", 0) == 0 && sp.play_out_agent != "bot:greedy")
-    throw Error(in({"selfplay.play_out_agent"}) + "selfplay.play_out_agent: '" + sp.play_out_agent +
-                "': the bot that plays out is bot:greedy; a network: snapshot, start or a checkpoint path");
-  if (sp.play_out_agent.rfind("mjai", 0) == 0 && sp.play_out_agent.find(':') != std::string::npos)
-    throw Error(in({"selfplay.play_out_agent"}) + "selfplay.play_out_agent: '" + sp.play_out_agent +
-                "': an external agent cannot play out; bot:greedy, snapshot, start or a checkpoint path");
-  if (sp.play_out_agent.empty())
-    throw Error(in({"selfplay.play_out_agent"}) +
-                "selfplay.play_out_agent is empty: bot:greedy, snapshot, start or a checkpoint path");
-  if (sp.play_out_agent == "start" && config.ppo.init.empty())
-    throw Error(in({"selfplay.play_out_agent", "ppo.init"}) +
-                "selfplay.play_out_agent = start plays out with the run's start, ppo.init, which is not set");
+  // A play-out player's name at `key` (selfplay.play_out_agent, play_out_others): bot:greedy, start
+  // (ppo.init, which must be set), a checkpoint path, or a word of its own; `reserved` are words it
+  // may not be, `values` what it may be.
+  auto check_player = [&](const char* key, const std::string& value, std::initializer_list<std::string_view> reserved,
+                          const std::string& values) {
+    const bool bot = value.rfind("bot:", 0) == 0 && value != "bot:greedy";
+    const bool external = value.rfind("mjai", 0) == 0 && value.find(':') != std::string::npos;
+    if (value.empty() || bot || external || std::ranges::find(reserved, value) != reserved.end())
+      throw Error(in({key}) + key + ": '" + value + "': " +
+                  (bot        ? "the bot that plays out is bot:greedy; "
+                   : external ? "an external agent cannot play out; "
+                              : "") +
+                  values);
+    if (value == "start" && config.ppo.init.empty())
+      throw Error(in({key, "ppo.init"}) + key + " = start plays with the run's start, ppo.init, which is not set");
+  };
+  check_player("selfplay.play_out_agent", sp.play_out_agent, {"agent"},
+               "bot:greedy, or a network: snapshot, start or a checkpoint path");
+  check_player("selfplay.play_out_others", sp.play_out_others, {"snapshot", "greedy"},
+               "agent (the play-out agent plays every seat), bot:greedy, start or a checkpoint path (they play the "
+               "other seats)");
   if (sp.play_out_tail != "value" && sp.play_out_tail != "bot:greedy")
     throw Error(in({"selfplay.play_out_tail"}) + "selfplay.play_out_tail: '" + sp.play_out_tail +
                 "': value (the agent's value head scores the cut) or bot:greedy (bot:greedy plays on)");
@@ -70,13 +80,10 @@ void validate(const Config& config, const std::function<std::string(const std::s
     throw Error(in({"selfplay.play_out_tail", "selfplay.play_out_agent"}) +
                 "selfplay.play_out_tail = bot:greedy follows a network's first decisions, but play_out_agent is "
                 "bot:greedy already: use snapshot, start or a checkpoint path");
-  if (sp.play_out_others != "agent" && sp.play_out_others != "bot:greedy")
-    throw Error(in({"selfplay.play_out_others"}) + "selfplay.play_out_others: '" + sp.play_out_others +
-                "': agent (the play-out agent plays every seat) or bot:greedy (bot:greedy plays the other seats)");
-  if (sp.play_out_others == "bot:greedy" && sp.play_out_agent == "bot:greedy")
-    throw Error(in({"selfplay.play_out_others", "selfplay.play_out_agent"}) +
-                "selfplay.play_out_others = bot:greedy leaves the deciding seat to a network, but play_out_agent is "
-                "bot:greedy already: use snapshot, start or a checkpoint path");
+  if (sp.play_out_others != "agent" && sp.play_out_agent == "bot:greedy")
+    throw Error(in({"selfplay.play_out_others", "selfplay.play_out_agent"}) + "selfplay.play_out_others = " +
+                sp.play_out_others + " leaves the deciding seat to a network, but play_out_agent is "
+                "bot:greedy: use snapshot, start or a checkpoint path");
   if (sp.play_out_depth > 0 && sp.play_out_tail == "value" &&
       (sp.play_out_agent == "bot:greedy" || sp.play_out_agent == "snapshot"))
     throw Error(in({"selfplay.play_out_depth", "selfplay.play_out_agent"}) + "selfplay.play_out_depth = " +
@@ -97,6 +104,17 @@ void validate(const Config& config, const std::function<std::string(const std::s
 Estimator estimator(const PpoConfig& ppo) {
   if (ppo.advantage == "rollout") return ppo.policy_gradient == "expected" ? Estimator::play_outs_expected : Estimator::play_outs;
   return ppo.critic == "privileged" ? Estimator::privileged_gae : Estimator::gae;
+}
+
+bool loads_checkpoint(const std::string& player) {
+  return player != "bot:greedy" && player != "snapshot" && player != "agent";
+}
+
+PlayOutOthers play_out_others(const SelfplayConfig& sp) {
+  if (sp.play_out_others == "agent") return PlayOutOthers::agent;
+  if (sp.play_out_others == "bot:greedy") return PlayOutOthers::greedy;
+  if (sp.play_out_others == "start") return PlayOutOthers::start;
+  return PlayOutOthers::checkpoint;
 }
 
 PlayOutAgent play_out_agent(const SelfplayConfig& sp) {

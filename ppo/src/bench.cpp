@@ -131,6 +131,7 @@ SelfplayRate bench_selfplay(const config::Config& cfg, const torch::Device& devi
   if (!selfplay::is_bot_name(cfg.selfplay.baseline)) baseline = selfplay::load_policy(cfg.selfplay.baseline, device);
   selfplay::Actors actors(selfplay::actors_config(cfg), master, current, baseline);
   if (auto play_out = selfplay::play_out_policy(cfg, device)) actors.set_play_out_policy(play_out);
+  if (auto others = selfplay::play_out_others_policy(cfg, device)) actors.set_play_out_others_policy(others);
   actors.set_pool({std::make_shared<selfplay::InferenceModel>(learner.net(), device, 0)});
   if (!cfg.selfplay.grp.empty()) actors.set_reward_model(std::make_shared<selfplay::GrpRewardModel>(cfg.selfplay.grp));
 

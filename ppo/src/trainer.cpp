@@ -101,6 +101,7 @@ struct Trainer::Impl {
   std::deque<FrozenPolicy> pool;     // newest last, at most selfplay.pool_size
   std::shared_ptr<selfplay::BatchPolicy> baseline;
   std::shared_ptr<selfplay::BatchPolicy> play_out;  // selfplay.play_out_agent = start or a checkpoint
+  std::shared_ptr<selfplay::BatchPolicy> play_out_others;  // selfplay.play_out_others = start or a checkpoint
   std::unique_ptr<selfplay::Actors> actors;
   std::unique_ptr<model::CheckpointDir> checkpoints;
   std::unique_ptr<metrics::MetricsWriter> metrics;
@@ -140,6 +141,7 @@ struct Trainer::Impl {
   void make_actors() {
     actors = std::make_unique<selfplay::Actors>(selfplay::actors_config(cfg()), actors_master(), current.policy, baseline);
     if (play_out) actors->set_play_out_policy(play_out);
+    if (play_out_others) actors->set_play_out_others_policy(play_out_others);
   }
   void start_fresh();
   void resume();
@@ -277,6 +279,7 @@ Trainer::Trainer(config::Config config, TrainOptions options) : impl_(std::make_
   m.device = m.context->device();
   if (cfg.selfplay.baseline.rfind("bot:", 0) != 0 && !selfplay::is_external_name(cfg.selfplay.baseline)) m.baseline = selfplay::load_policy(cfg.selfplay.baseline, m.device);
   m.play_out = selfplay::play_out_policy(cfg, m.device);
+  m.play_out_others = selfplay::play_out_others_policy(cfg, m.device);
   m.checkpoints = std::make_unique<model::CheckpointDir>(m.run.paths.checkpoints(), cfg.checkpoint.keep);
 
   log::info("train: run '{}' in {}, master seed {}{}, device {}, model {}x{}{}", cfg.run.name,

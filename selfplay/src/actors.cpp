@@ -53,6 +53,9 @@ struct Actors::Impl final : EngineDriver {
   void seat_agents(ActorGame& g);      // the opponent mix, the seats' agents and streams
   void settle(ActorGame& g);           // rewards, advantages, statistics, the log
   BatchPolicy* play_out_policy() const;  // who plays the play-outs: null for bot:greedy
+  BatchPolicy* play_out_others_policy() const;  // the other seats' network, if another one plays them
+  BatchPolicy* given_player(const std::shared_ptr<BatchPolicy>& given, const char* key, const std::string& player,
+                            const char* setter) const;
   void count_learner_seat(const ActorGame& g, std::size_t s, const GameStats& seat_games,
                           const std::array<int, kSeats>& rank);
   void write_log(ActorGame& g);
@@ -63,6 +66,7 @@ struct Actors::Impl final : EngineDriver {
   game::MasterSeed master;
   std::shared_ptr<BatchPolicy> learner, baseline;
   std::shared_ptr<BatchPolicy> play_out;  // selfplay.play_out_agent = start or a checkpoint
+  std::shared_ptr<BatchPolicy> play_out_others;  // selfplay.play_out_others = start or a checkpoint
   std::vector<std::shared_ptr<BatchPolicy>> pool;
   std::shared_ptr<KyokuRewardModel> reward_model;
   ScoreRewardModel score_rewards;
@@ -125,7 +129,8 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   seat_agents(*g);
   g->set_collector(make_collector(cfg.estimator, cfg.selfplay, g->key, play_out_policy(),
-                                  config::play_out_agent(cfg.selfplay) == config::PlayOutAgent::snapshot));
+                                  config::play_out_agent(cfg.selfplay) == config::PlayOutAgent::snapshot,
+                                  play_out_others_policy()));
   ActorGame* raw = g.get();
   g->table_ = std::make_unique<game::Table>(rules, g->key, !log_dir.empty(),
                                             [raw](const game::Table& t, const game::Event& e) { raw->on_event(t, e); });
@@ -173,17 +178,24 @@ void Actors::Impl::seat_agents(ActorGame& g) {
   }
 }
 
+// The network given for a play-out player that loads one (config::loads_checkpoint), null for
+// bot:greedy and agent; the snapshot is the learner's.
+BatchPolicy* Actors::Impl::given_player(const std::shared_ptr<BatchPolicy>& given, const char* key,
+                                        const std::string& player, const char* setter) const {
+  if (player == "snapshot") return learner.get();
+  if (!config::loads_checkpoint(player)) return nullptr;
+  if (!given)
+    throw Error(std::string(key) + " '" + player + "' is a network, but none was given (Actors::" + setter + ")");
+  return given.get();
+}
+
 BatchPolicy* Actors::Impl::play_out_policy() const {
-  switch (config::play_out_agent(cfg.selfplay)) {
-    case config::PlayOutAgent::greedy: return nullptr;
-    case config::PlayOutAgent::snapshot: return learner.get();
-    case config::PlayOutAgent::start:
-    case config::PlayOutAgent::checkpoint: break;
-  }
-  if (!play_out)
-    throw Error("selfplay.play_out_agent '" + cfg.selfplay.play_out_agent +
-                "' is a network, but no play-out policy was given (Actors::set_play_out_policy)");
-  return play_out.get();
+  return given_player(play_out, "selfplay.play_out_agent", cfg.selfplay.play_out_agent, "set_play_out_policy");
+}
+
+BatchPolicy* Actors::Impl::play_out_others_policy() const {
+  return given_player(play_out_others, "selfplay.play_out_others", cfg.selfplay.play_out_others,
+                      "set_play_out_others_policy");
 }
 
 // A game settles when it and every play-out it spawned have ended; the play-outs (engine games
@@ -336,6 +348,7 @@ void Actors::set_pool(std::vector<std::shared_ptr<BatchPolicy>> pool) {
 }
 
 void Actors::set_play_out_policy(std::shared_ptr<BatchPolicy> p) { impl_->play_out = std::move(p); }
+void Actors::set_play_out_others_policy(std::shared_ptr<BatchPolicy> p) { impl_->play_out_others = std::move(p); }
 
 void Actors::set_reward_model(std::shared_ptr<KyokuRewardModel> m) { impl_->reward_model = std::move(m); }
 

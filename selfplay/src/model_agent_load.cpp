@@ -24,6 +24,7 @@ bool ModelAgents::is_checkpoint(const std::string& name) {
     const SearchName s = parse_search_name(name);
     (void)is_checkpoint(s.checkpoint);
     if (!s.options.continuation.empty() && !s.options.greedy()) (void)is_checkpoint(s.options.continuation);
+    if (s.options.network_others()) (void)is_checkpoint(s.options.others);
     if (!s.options.grp.empty() && !std::filesystem::is_regular_file(s.options.grp))
       throw Error("'" + name + "': grp=" + s.options.grp + " is no file (a GRP checkpoint of hydra grp)");
     return true;
@@ -63,6 +64,7 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
     std::shared_ptr<BatchPolicy> c = s.options.continuation.empty() ? p
                                      : s.options.greedy()            ? nullptr
                                                                      : policy(s.options.continuation);
+    std::shared_ptr<BatchPolicy> others = s.options.network_others() ? policy(s.options.others) : nullptr;
     std::shared_ptr<SearchCounters> counters;
     std::shared_ptr<SearchReward> reward;
     {
@@ -87,7 +89,7 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
       }
     }
     return std::make_unique<SearchAgent>(std::move(p), std::move(c), *rules_, name, s.options, std::move(counters),
-                                         std::move(reward));
+                                         std::move(reward), std::move(others));
   }
   if (is_external_name(name)) {
     {

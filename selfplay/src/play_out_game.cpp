@@ -32,6 +32,7 @@ PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> 
     : enc_(start.encoders), perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
   HYDRA_CHECK(agent_.depth >= 0 && (agent_.policy != nullptr || (agent_.greedy_tail && agent_.depth == 0)),
               "a network play-out needs a policy (only a greedy one from its first decision needs none) and a depth >= 0");
+  HYDRA_CHECK(!(agent_.greedy_others && agent_.others != nullptr), "a play-out's other seats are greedy or a network's, not both");
   if (agent_.greedy()) {
     HYDRA_CHECK(start.key != nullptr, "a play-out's greedy bots need the game key");
     greedy_.emplace();
@@ -56,11 +57,11 @@ void PlayOutGame::ended() {
 
 // A forced move, with a greedy tail every decision after the first `depth` (counted in the
 // table's order, as the engine asks, every seat's), and with greedy others every other seat's
-// decision, is answered by act().
+// decision, is answered by act(); with other opponents' network, the other seats' go to it.
 BatchPolicy* PlayOutGame::policy(const game::Decision& d) {
   const bool tail = agent_.greedy_tail && routed_++ >= agent_.depth;
-  const bool other = agent_.greedy_others && d.seat != seat_;
-  return d.mask.count() == 1 || tail || other ? nullptr : agent_.policy;
+  if (d.mask.count() == 1 || tail || (agent_.greedy_others && d.seat != seat_)) return nullptr;
+  return agent_.others != nullptr && d.seat != seat_ ? agent_.others : agent_.policy;
 }
 
 game::Action PlayOutGame::act(const game::Decision& d) {

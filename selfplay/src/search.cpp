@@ -101,10 +101,10 @@ SearchName parse_search_name(std::string_view name) {
                     "decisions), got '" + std::string(value) + "'");
       o.greedy_tail = true;
     } else if (key == "others") {
-      if (value != kGreedyContinuation)
-        throw Error("'" + std::string(name) + "': option others must be greedy (bot:greedy plays the other seats of "
-                    "a play-out, the continuation the searching seat), got '" + std::string(value) + "'");
-      o.greedy_others = true;
+      if (value.empty() || value == "bot")
+        throw Error("'" + std::string(name) + "': option others needs greedy (bot:greedy plays the other seats of a "
+                    "play-out, the continuation the searching seat) or a checkpoint, got '" + std::string(value) + "'");
+      o.others = std::string(value);
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
                   "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
@@ -112,7 +112,7 @@ SearchName parse_search_name(std::string_view name) {
     }
   }
   const SearchOptions& o = out.options;
-  if (o.greedy() && (o.depth > 0 || o.greedy_tail || o.greedy_others || o.temperature > 0))
+  if (o.greedy() && (o.depth > 0 || o.greedy_tail || !o.others.empty() || o.temperature > 0))
     throw Error("'" + std::string(name) +
                 "': continuation=greedy plays every decision of a play-out by bot:greedy, which has no value head to "
                 "cut at (depth), no tail, no others and no temperature; for the network's first N decisions and the "
@@ -129,22 +129,28 @@ SearchName parse_search_name(std::string_view name) {
 }
 
 bool SearchOptions::greedy() const { return continuation == kGreedyContinuation; }
+bool SearchOptions::greedy_others() const { return others == kGreedyContinuation; }
 
-PlayOutAgentSpec SearchOptions::play_out_agent(BatchPolicy* continuation_policy) const {
+PlayOutAgentSpec SearchOptions::play_out_agent(BatchPolicy* continuation_policy, BatchPolicy* others_policy) const {
   if (greedy()) return PlayOutAgentSpec{nullptr, 0, 0, true};
-  return PlayOutAgentSpec{continuation_policy, temperature, depth, greedy_tail, greedy_others};
+  return PlayOutAgentSpec{continuation_policy, temperature, depth, greedy_tail, greedy_others(),
+                          network_others() ? others_policy : nullptr};
 }
 
 SearchAgent::SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
                          const game::TableRules& rules, std::string name, SearchOptions options,
-                         std::shared_ptr<SearchCounters> counters, std::shared_ptr<SearchReward> reward)
+                         std::shared_ptr<SearchCounters> counters, std::shared_ptr<SearchReward> reward,
+                         std::shared_ptr<BatchPolicy> others)
     : model_(std::move(policy), rules, std::move(name)),
       continuation_(std::move(continuation)),
+      others_(std::move(others)),
       options_(std::move(options)),
       counters_(std::move(counters)),
       reward_(std::move(reward)) {
   HYDRA_CHECK((continuation_ != nullptr || options_.greedy()) && counters_ != nullptr,
               "a search agent needs its continuation network (unless bot:greedy plays on) and counters");
+  HYDRA_CHECK(options_.network_others() == (others_ != nullptr),
+              "a search agent with others=CKPT needs that network, and only then");
   HYDRA_CHECK(options_.grp.empty() == (reward_ == nullptr || reward_->model == nullptr),
               "a search agent with grp needs its reward model, and only then");
   HYDRA_CHECK(!options_.play_out_agent(continuation_.get()).cut() || options_.grp.empty(),
@@ -295,7 +301,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   const encoder::Observer& own = agent.observer();
   HYDRA_CHECK(own.view().seat() == seat, "search: the agent observes another seat");
   const game::SeatArray<encoder::SuitPerm> perms{};
-  const PlayOutAgentSpec spec = o.play_out_agent(agent.continuation());
+  const PlayOutAgentSpec spec = o.play_out_agent(agent.continuation(), agent.others());
   cut_ = spec.cut();
   for (int w = 0; w < walls_; ++w) {
     const auto wall = static_cast<std::uint64_t>(w);

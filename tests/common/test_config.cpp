@@ -116,8 +116,13 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   expect_error("{}", {"selfplay.play_out_agent=\"bot:random\""},
                {"'--set selfplay.play_out_agent=\"bot:random\"'", "the bot that plays out is bot:greedy"});
   expect_error("{}", {"selfplay.play_out_agent=\"mjai:./bot\""}, {"an external agent cannot play out"});
+  expect_error("{}", {"selfplay.play_out_agent=\"\""}, {"selfplay.play_out_agent: '': bot:greedy, or a network"});
+  expect_error("{}", {"selfplay.play_out_agent=\"agent\""}, {"selfplay.play_out_agent: 'agent': bot:greedy"});
+  EXPECT_TRUE(hydra::config::loads_checkpoint("start"));
+  EXPECT_TRUE(hydra::config::loads_checkpoint("runs/a.ckpt"));
+  for (const char* word : {"bot:greedy", "snapshot", "agent"}) EXPECT_FALSE(hydra::config::loads_checkpoint(word)) << word;
   expect_error("{}", {"selfplay.play_out_agent=\"start\""},
-               {"selfplay.play_out_agent = start plays out with the run's start, ppo.init, which is not set"});
+               {"selfplay.play_out_agent = start plays with the run's start, ppo.init, which is not set"});
   // A cut play-out is scored by its agent's value head, which must estimate the final placement
   // points: bot:greedy has none, and the snapshot's learns the kyoku's GRP returns.
   expect_error("{}", {"selfplay.play_out_depth=8"},
@@ -141,11 +146,25 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                {"but play_out_agent is bot:greedy already"});
   expect_error("{}", {"selfplay.play_out_tail=\"greedy\""},
                {"'--set selfplay.play_out_tail=\"greedy\"'", "selfplay.play_out_tail: 'greedy': value"});
-  // Greedy others leave the deciding seat to a network: the agent must be one.
+  // Other seats played by another agent leave the deciding seat to a network: the agent must be one.
+  EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "snapshot", "play_out_others": "start"}, "ppo": {"init": "bc.ckpt"}})",
+                  "x.json", {})
+                .selfplay.play_out_others,
+            "start");
+  EXPECT_EQ(hydra::config::play_out_others(
+                parse(R"({"selfplay": {"play_out_agent": "start", "play_out_others": "small.ckpt"}, "ppo": {"init": "bc.ckpt"}})",
+                      "x.json", {})
+                    .selfplay),
+            hydra::config::PlayOutOthers::checkpoint);
+  EXPECT_EQ(hydra::config::play_out_others(parse("{}", "x.json", {}).selfplay), hydra::config::PlayOutOthers::agent);
+  expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"start\""},
+               {"selfplay.play_out_others = start plays with the run's start, ppo.init, which is not set"});
+  expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"snapshot\""},
+               {"selfplay.play_out_others: 'snapshot': agent"});
   EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "snapshot", "play_out_others": "bot:greedy"}})", "x.json", {})
                 .selfplay.play_out_others,
             "bot:greedy");
-  expect_error("{}", {"selfplay.play_out_others=\"bot:greedy\""}, {"but play_out_agent is bot:greedy already"});
+  expect_error("{}", {"selfplay.play_out_others=\"bot:greedy\""}, {"leaves the deciding seat to a network, but play_out_agent is bot:greedy:"});
   expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"greedy\""},
                {"'--set selfplay.play_out_others=\"greedy\"'", "selfplay.play_out_others: 'greedy': agent"});
   using hydra::config::PlayOutAgent;

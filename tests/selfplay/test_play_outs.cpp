@@ -117,11 +117,13 @@ std::unique_ptr<Position> position(std::uint64_t game, int min_decisions, bool r
 // value it keeps (that decision and the others pending with it still played). With `tail` (a
 // greedy tail) it is not cut: every decision after the first `depth`, in the table's order, is
 // taken by bot:greedy seeded from `tail`, to the kyoku's end. With `others` (greedy others) every
-// decision of a seat other than the deciding one is bot:greedy's, seeded from `others`.
+// decision of a seat other than the deciding one is bot:greedy's, seeded from `others`; with
+// `others_policy` it is that policy's.
 PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::optional<game::Xoshiro256ss> walls,
                      BatchPolicy& policy, double temperature, const game::StreamKey& sampling,
                      const game::SeatArray<encoder::SuitPerm>& perm, int depth = 0,
-                     const game::GameKey* tail = nullptr, const game::GameKey* others = nullptr) {
+                     const game::GameKey* tail = nullptr, const game::GameKey* others = nullptr,
+                     BatchPolicy* others_policy = nullptr) {
   const game::TableRules& rules = game::table_rules("tenhou");
   std::vector<encoder::Observer> obs;
   for (int s = 0; s < 4; ++s) obs.emplace_back(game::Seat(s), rules);
@@ -163,7 +165,8 @@ PlayOutEnd continued(const Position& p, std::optional<game::Action> first, std::
       round_to_half(row.data(), nullptr, kObs);
       const auto ctx = encoder::score_context(obs[s].view());
       const game::ActionMask legal = perm[s](d.mask);
-      policy.evaluate(PolicyBatch{row.data(), ctx.data(), &legal, 1}, PolicyOutput{probs.data(), &value});
+      BatchPolicy& decider = others_policy != nullptr && d.seat != p.seat ? *others_policy : policy;
+      decider.evaluate(PolicyBatch{row.data(), ctx.data(), &legal, 1}, PolicyOutput{probs.data(), &value});
       if (depth > 0 && !tail && d.seat == p.seat && !end.value && (before >= depth || end.next)) end.value = value;
       const game::Action a = temperature > 0
                                  ? game::Action(sample_action(probs.data(), legal, 1.0 / temperature, rng[s].uniform01()))
@@ -180,11 +183,12 @@ PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
                            std::optional<game::Xoshiro256ss> walls, BatchPolicy& policy, double temperature,
                            const game::StreamKey& sampling, const game::SeatArray<encoder::SuitPerm>& perm,
                            int depth = 0, const game::GameKey* tail = nullptr, bool without_policy = false,
-                           const game::GameKey* others = nullptr) {
+                           const game::GameKey* others = nullptr, BatchPolicy* others_policy = nullptr) {
   PlayOutEnd out;
   std::atomic<int> outstanding{1};
   const PlayOutStart start{*p.table, p.seat, p.enc, perm, tail ? tail : others};
-  const PlayOutAgentSpec spec{without_policy ? nullptr : &policy, temperature, depth, tail != nullptr, others != nullptr};
+  const PlayOutAgentSpec spec{without_policy ? nullptr : &policy, temperature, depth, tail != nullptr, others != nullptr,
+                              others_policy};
   OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, spec, sampling, &out, &outstanding));
   Engine engine(EngineOptions{});
   engine.run(driver);
@@ -342,6 +346,28 @@ TEST(NetworkPlayOut, AGreedyTailFromTheFirstDecisionNeedsNoNetwork) {
   EXPECT_THROW(engine_play_out(*p, std::nullopt, std::nullopt, policy, 0.0, {}, perm, 2, &key, true), std::exception);
 }
 
+// A play-out's start for the other-seats tests: game `game`'s position (from a discard several seats
+// answer, the deciding seat's answer the last, where `from_discard`), the game key of `master` (the
+// greedy bots' seeds), the seats' suit permutations, the sampling stream of `sampling_master`, a
+// fresh deal where `fresh_deal`, and the deciding seat's first legal action as the candidate.
+struct OthersCase {
+  std::unique_ptr<Position> p;
+  game::GameKey key;
+  game::SeatArray<encoder::SuitPerm> perm;
+  game::StreamKey sampling;
+  std::optional<game::Xoshiro256ss> walls;
+  std::optional<game::Action> first;
+  OthersCase(std::uint64_t game, bool from_discard, bool fresh_deal, std::uint64_t master, std::uint64_t sampling_master)
+      : p(position(game, 10 + 7 * static_cast<int>(game), from_discard)),
+        key(game::game_key(game::MasterSeed{master}, game)),
+        perm(perms_of(game)),
+        sampling(game::derive(game::game_key(game::MasterSeed{sampling_master}, game), game::labels::play_out, {1})) {
+    if (fresh_deal) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
+    const auto pending = p->table->pending();
+    first = pending[pending.size() - 1].mask.nth(0);
+  }
+};
+
 // With greedy others the deciding seat plays the network to the kyoku's end and bot:greedy the
 // three other seats from the first decision (seeded from the game key): the reference's, at both
 // temperatures, from the seat's own turn and from a discard it answers after other seats, with a
@@ -351,35 +377,58 @@ TEST(NetworkPlayOut, GreedyOthersLeaveTheDecidingSeatToTheNetwork) {
   LinearTestPolicy policy(5);
   int checked = 0, not_all_network = 0, not_all_greedy = 0;
   for (std::uint64_t game = 0; game < 8; ++game) {
-    const auto p = position(game, 10 + 7 * static_cast<int>(game), game >= 4);
-    const game::GameKey key = game::game_key(game::MasterSeed{98}, game);
-    const game::SeatArray<encoder::SuitPerm> perm = perms_of(game);
-    const game::StreamKey sampling = game::derive(game::game_key(game::MasterSeed{10}, game), game::labels::play_out, {1});
-    std::optional<game::Xoshiro256ss> walls;
-    if (game % 3 != 0) walls.emplace(game::derive(sampling, game::labels::wall, {game}));
-    const auto pending = p->table->pending();
-    const std::optional<game::Action> first = pending[pending.size() - 1].mask.nth(0);
+    const OthersCase c(game, game >= 4, game % 3 != 0, 98, 10);
     for (const double temperature : {0.0, 0.8}) {
-      const PlayOutEnd want = continued(*p, first, walls, policy, temperature, sampling, perm, 0, nullptr, &key);
+      const PlayOutEnd want = continued(*c.p, c.first, c.walls, policy, temperature, c.sampling, c.perm, 0, nullptr, &c.key);
       const PlayOutEnd got =
-          engine_play_out(*p, first, walls, policy, temperature, sampling, perm, 0, nullptr, false, &key);
+          engine_play_out(*c.p, c.first, c.walls, policy, temperature, c.sampling, c.perm, 0, nullptr, false, &c.key);
       EXPECT_TRUE(same_end(want, got)) << "game " << game << " T " << temperature;
       EXPECT_FALSE(got.value);
       EXPECT_GT(got.decisions, 0);
       ++checked;
       if (temperature > 0) continue;
-      not_all_network += !same_end(got, engine_play_out(*p, first, walls, policy, 0.0, sampling, perm));
-      not_all_greedy += !same_end(got, engine_play_out(*p, first, walls, policy, 0.0, sampling, perm, 0, &key, true));
+      not_all_network += !same_end(got, engine_play_out(*c.p, c.first, c.walls, policy, 0.0, c.sampling, c.perm));
+      not_all_greedy +=
+          !same_end(got, engine_play_out(*c.p, c.first, c.walls, policy, 0.0, c.sampling, c.perm, 0, &c.key, true));
     }
     // With a greedy tail after 6 decisions: the seat's network for those of the first 6 that are its own.
-    const PlayOutEnd want = continued(*p, first, walls, policy, 0.0, sampling, perm, 6, &key, &key);
-    const PlayOutEnd got = engine_play_out(*p, first, walls, policy, 0.0, sampling, perm, 6, &key, false, &key);
+    const PlayOutEnd want = continued(*c.p, c.first, c.walls, policy, 0.0, c.sampling, c.perm, 6, &c.key, &c.key);
+    const PlayOutEnd got = engine_play_out(*c.p, c.first, c.walls, policy, 0.0, c.sampling, c.perm, 6, &c.key, false, &c.key);
     EXPECT_TRUE(same_end(want, got)) << "game " << game << " with a tail";
     ++checked;
   }
   EXPECT_EQ(checked, 24);
   EXPECT_GT(not_all_network, 0);
   EXPECT_GT(not_all_greedy, 0);
+}
+
+// With another network in the other seats (selfplay.play_out_others = start or a checkpoint) the
+// deciding seat plays its network and the others theirs, each from its own rows: the reference's,
+// at both temperatures, from the seat's turn and from a discard it answers after others, with and
+// without a greedy tail after 6 decisions; both networks are asked, and it differs from the
+// deciding seat's network in every seat.
+TEST(NetworkPlayOut, AnotherNetworkPlaysTheOtherSeats) {
+  LinearTestPolicy policy(5), opponents(6);
+  int checked = 0, differs = 0;
+  for (std::uint64_t game = 0; game < 6; ++game) {
+    const OthersCase c(game, game >= 3, game % 2 == 0, 97, 11);
+    for (const double temperature : {0.0, 0.8})
+      for (const int depth : {0, 6}) {
+        const game::GameKey* tail = depth > 0 ? &c.key : nullptr;
+        const PlayOutEnd want = continued(*c.p, c.first, c.walls, policy, temperature, c.sampling, c.perm, depth, tail,
+                                          nullptr, &opponents);
+        const PlayOutEnd got = engine_play_out(*c.p, c.first, c.walls, policy, temperature, c.sampling, c.perm, depth,
+                                               tail, false, nullptr, &opponents);
+        EXPECT_TRUE(same_end(want, got)) << "game " << game << " T " << temperature << " depth " << depth;
+        ++checked;
+        if (temperature == 0 && depth == 0)
+          differs += !same_end(got, engine_play_out(*c.p, c.first, c.walls, policy, 0.0, c.sampling, c.perm));
+      }
+  }
+  EXPECT_EQ(checked, 24);
+  EXPECT_GT(differs, 0);
+  EXPECT_GT(opponents.rows(), 0);
+  EXPECT_GT(policy.rows(), 0);
 }
 
 // What the seats cannot see (the wall's order) reaches no row: the decision a free play-out
@@ -421,6 +470,7 @@ struct Cut {
   int games = 6;
   std::string tail = "value";  // selfplay.play_out_tail
   std::string others = "agent";  // selfplay.play_out_others
+  std::shared_ptr<BatchPolicy> others_policy = nullptr;  // its network, for start or a checkpoint
 };
 
 Collected collect(int threads, const std::string& agent, bool expected, std::shared_ptr<BatchPolicy> play_out = nullptr,
@@ -449,6 +499,7 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
   Actors actors(actors_config(cfg), game::MasterSeed{31}, std::make_shared<LinearTestPolicy>(1, 1), nullptr);
   actors.set_pool({std::make_shared<LinearTestPolicy>(2, 0)});
   if (play_out) actors.set_play_out_policy(play_out);
+  if (cut.others_policy) actors.set_play_out_others_policy(cut.others_policy);
   if (cut.rewards) actors.set_reward_model(cut.rewards);
   Collected c;
   c.rollout = actors.collect(80);
@@ -654,8 +705,31 @@ TEST(ActorsNetworkPlayOuts, GreedyOthersAreTheSameAtOneAndTwoThreadsForFewerRows
   EXPECT_LT(2 * seat_only->rows(), every_seat->rows());
 }
 
+// Another network in the other seats (selfplay.play_out_others = a checkpoint): the same
+// decisions played out, other action values, the same at one and two threads; the deciding seat's
+// network answers fewer rows than it does in every seat, and the others' network the rest.
+TEST(ActorsNetworkPlayOuts, AnotherNetworkInTheOtherSeatsIsTheSameAtOneAndTwoThreads) {
+  const auto every_seat = std::make_shared<LinearTestPolicy>(4);
+  const Collected full = collect(1, "other.ckpt", true, every_seat);
+  const auto seat = std::make_shared<LinearTestPolicy>(4);
+  Cut others;
+  others.others = "opponents.ckpt";
+  others.others_policy = std::make_shared<LinearTestPolicy>(7);
+  const Collected a = collect(1, "other.ckpt", true, seat, true, 1.0, others);
+  const auto* opponents = dynamic_cast<const LinearTestPolicy*>(others.others_policy.get());
+  ASSERT_NE(opponents, nullptr);
+  EXPECT_GT(opponents->rows(), 0);
+  EXPECT_LT(seat->rows(), every_seat->rows());
+  others.others_policy = std::make_shared<LinearTestPolicy>(7);
+  const Collected b = collect(2, "other.ckpt", true, std::make_shared<LinearTestPolicy>(4), true, 1.0, others);
+  expect_other_values_the_same_at_two_threads(full, a, b);
+}
+
 TEST(ActorsNetworkPlayOuts, ANetworkAgentWithoutItsPolicyIsAnError) {
   EXPECT_THROW(collect(1, "other.ckpt", true), Error);
+  Cut others;
+  others.others = "opponents.ckpt";  // a network for the other seats, never given
+  EXPECT_THROW(collect(1, "other.ckpt", true, std::make_shared<LinearTestPolicy>(4), true, 1.0, others), Error);
 }
 
 }  // namespace

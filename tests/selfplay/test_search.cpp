@@ -193,6 +193,7 @@ TEST(Redeal, AGameDealtAgainAtAnyDecisionPlaysOnToItsEnd) {
 struct SearchSetup {
   std::shared_ptr<LinearTestPolicy> policy = std::make_shared<LinearTestPolicy>(3);
   std::shared_ptr<SearchCounters> counters = std::make_shared<SearchCounters>();
+  std::shared_ptr<LinearTestPolicy> others = std::make_shared<LinearTestPolicy>(6);  // for others=CKPT3
   SearchOptions options;
   const game::TableRules* table_rules = &rules();
   SearchSetup() {
@@ -203,7 +204,7 @@ struct SearchSetup {
   }
   std::unique_ptr<SearchAgent> agent() const {
     return std::make_unique<SearchAgent>(policy, options.greedy() ? nullptr : policy, *table_rules, "search:test",
-                                         options, counters);
+                                         options, counters, nullptr, options.network_others() ? others : nullptr);
   }
 };
 
@@ -454,9 +455,10 @@ TEST(Search, CutPlayOutsGiveTheSameGamesAtOneAndTwoThreadsForFewerDecisions) {
   EXPECT_NE(a, f);  // the values of the cut play-outs choose otherwise somewhere
 }
 
-// continuation=greedy, tail=greedy (the network's first decisions, then the greedy bot's) and
-// others=greedy (the network in the searching seat, the greedy bot in the others): the same games
-// at one and two threads, and each plays games of its own.
+// continuation=greedy, tail=greedy (the network's first decisions, then the greedy bot's),
+// others=greedy (the network in the searching seat, the greedy bot in the others) and others=CKPT3
+// (another network in the others): the same games at one and two threads, and each plays games of
+// its own.
 TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
   constexpr std::size_t kGames = 4;  // the test is short under TSan
   SearchSetup network;
@@ -466,9 +468,10 @@ TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
     s.options.depth = 4;
     s.options.greedy_tail = true;
   };
-  const auto others = [](SearchSetup& s) { s.options.greedy_others = true; };
+  const auto others = [](SearchSetup& s) { s.options.others = std::string(kGreedyContinuation); };
+  const auto network_others = [](SearchSetup& s) { s.options.others = "others.ckpt"; };
   for (const auto& set : {std::function<void(SearchSetup&)>(greedy), std::function<void(SearchSetup&)>(tail),
-                          std::function<void(SearchSetup&)>(others)}) {
+                          std::function<void(SearchSetup&)>(others), std::function<void(SearchSetup&)>(network_others)}) {
     SearchSetup one, two;
     set(one);
     set(two);
@@ -481,6 +484,7 @@ TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
     EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * one.counters->searched.load());  // candidates x walls
     EXPECT_GT(one.counters->changed.load(), 0);
     EXPECT_NE(a, f);  // the greedy bot's kyoku value the candidates otherwise somewhere
+    EXPECT_EQ(one.others->rows() > 0, one.options.network_others());  // its network plays the others
   }
 }
 
@@ -638,7 +642,14 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   const PlayOutAgentSpec others = parse_search_name("search:m.ckpt:others=greedy:grp=g.ckpt").options.play_out_agent(nullptr);
   EXPECT_TRUE(others.greedy_others);
   EXPECT_FALSE(others.greedy_tail);
-  EXPECT_NE(message("search:m.ckpt:others=bot").find("others must be greedy"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:others=bot").find("others needs greedy"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:others=").find("others needs greedy"), std::string::npos);
+  const SearchOptions small = parse_search_name("search:m.ckpt:others=small.ckpt").options;
+  EXPECT_TRUE(small.network_others());
+  EXPECT_FALSE(small.greedy_others());
+  LinearTestPolicy seat(1), opponents(2);
+  EXPECT_EQ(small.play_out_agent(&seat, &opponents).others, &opponents);
+  EXPECT_EQ(parse_search_name("search:m.ckpt:others=greedy").options.play_out_agent(&seat, &opponents).others, nullptr);
   EXPECT_NE(message("search:m.ckpt:continuation=greedy:others=greedy").find("no others"), std::string::npos);
 }
 

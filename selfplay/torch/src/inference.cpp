@@ -136,14 +136,21 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
   return std::make_shared<InferenceModel>(*net, device, data.step);
 }
 
+namespace {
+// The network a play-out player's name loads (config::loads_checkpoint): ppo.init for start, else
+// the path it names; null for bot:greedy, the snapshot and agent.
+std::shared_ptr<InferenceModel> load_player(const config::Config& cfg, const std::string& player, torch::Device device) {
+  if (!config::loads_checkpoint(player)) return nullptr;
+  return load_policy(player == "start" ? cfg.ppo.init : player, device);
+}
+}  // namespace
+
 std::shared_ptr<InferenceModel> play_out_policy(const config::Config& cfg, torch::Device device) {
-  switch (config::play_out_agent(cfg.selfplay)) {
-    case config::PlayOutAgent::start: return load_policy(cfg.ppo.init, device);
-    case config::PlayOutAgent::checkpoint: return load_policy(cfg.selfplay.play_out_agent, device);
-    case config::PlayOutAgent::greedy:
-    case config::PlayOutAgent::snapshot: break;
-  }
-  return nullptr;
+  return load_player(cfg, cfg.selfplay.play_out_agent, device);
+}
+
+std::shared_ptr<InferenceModel> play_out_others_policy(const config::Config& cfg, torch::Device device) {
+  return load_player(cfg, cfg.selfplay.play_out_others, device);
 }
 
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device) {

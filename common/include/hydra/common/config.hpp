@@ -160,9 +160,9 @@ struct SelfplayConfig {
   // agent's value head scores the play-out there) or bot:greedy (bot:greedy plays every seat on to
   // the kyoku's end, and the play-out is rewarded like the games, by the GRP on real scores).
   std::string play_out_tail = "value";
-  // With a network play_out_agent, who plays the other seats of a play-out (docs/PPO.md "Greedy
-  // opponents"): agent (the play-out agent, every seat) or bot:greedy (the deciding seat alone is
-  // the network's, so its own play on is its own, and bot:greedy plays the three others).
+  // With a network play_out_agent, who plays the other seats of a play-out (docs/PPO.md "Other
+  // opponents"): agent (the play-out agent, every seat), or the deciding seat alone is the play-out
+  // agent's and the three others are bot:greedy's, start's (ppo.init) or a checkpoint's.
   std::string play_out_others = "agent";
 
   template <class V>
@@ -208,8 +208,8 @@ struct SelfplayConfig {
       "with play_out_depth > 0: what follows the cut: value (scored by the agent's value head) or bot:greedy "
       "(bot:greedy plays on to the kyoku's end, rewarded like the games)");
     v("play_out_others", play_out_others,
-      "with a network play_out_agent: who plays the other seats of a play-out: agent (the play-out agent) or "
-      "bot:greedy (the deciding seat alone plays the network)");
+      "with a network play_out_agent: who plays the other seats of a play-out: agent (the play-out agent), or "
+      "bot:greedy, start (ppo.init) or a checkpoint path (the deciding seat alone plays the play-out agent)");
   }
 };
 
@@ -407,6 +407,17 @@ enum class PlayOutAgent {
 };
 // The play-out agent of a validated selfplay section.
 PlayOutAgent play_out_agent(const struct SelfplayConfig& sp);
+// Who plays the other seats of a play-out (selfplay.play_out_others).
+enum class PlayOutOthers {
+  agent,       // the play-out agent, as the deciding seat
+  greedy,      // bot:greedy
+  start,       // the run's start, ppo.init
+  checkpoint,  // the checkpoint at selfplay.play_out_others
+};
+PlayOutOthers play_out_others(const struct SelfplayConfig& sp);
+// Whether a play-out player's name (selfplay.play_out_agent, play_out_others) is a network loaded
+// from a checkpoint: start (ppo.init) or a path; not bot:greedy, snapshot or agent.
+bool loads_checkpoint(const std::string& player);
 
 struct Config {
   RunConfig run;

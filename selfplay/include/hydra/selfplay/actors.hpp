@@ -62,6 +62,9 @@ class Actors {
   // The network of selfplay.play_out_agent = start or a checkpoint path (snapshot plays out with
   // the learner's policy, bot:greedy with none); before the first collect().
   void set_play_out_policy(std::shared_ptr<BatchPolicy> p);
+  // The network of selfplay.play_out_others = start or a checkpoint path (the other seats of a
+  // play-out); before the first collect().
+  void set_play_out_others_policy(std::shared_ptr<BatchPolicy> p);
   void set_reward_model(std::shared_ptr<KyokuRewardModel> m);  // null: score change + placement
   // Writes each game finished by later collects as DIR/game_<index>.json.gz (mjai); "" = off.
   void set_log_dir(const std::filesystem::path& dir);

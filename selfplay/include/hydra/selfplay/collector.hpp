@@ -81,9 +81,10 @@ class DecisionCollector {
 
 // The collector of one game (its key seeds the play-outs' streams). `play_out_agent`: the policy
 // that plays the play-outs (selfplay.play_out_agent), null for bot:greedy; `snapshot`: whether it
-// is the policy the learner's seats sample from.
+// is the policy the learner's seats sample from; `play_out_others`: the network of
+// selfplay.play_out_others = start or a checkpoint (the other seats of a play-out), else null.
 std::unique_ptr<DecisionCollector> make_collector(config::Estimator estimator, const config::SelfplayConfig& sp,
                                                   const game::GameKey& key, BatchPolicy* play_out_agent = nullptr,
-                                                  bool snapshot = false);
+                                                  bool snapshot = false, BatchPolicy* play_out_others = nullptr);
 
 }  // namespace hydra::selfplay

@@ -10,7 +10,8 @@
 // ends instead at the deciding seat's first network decision after `depth` decisions, or its first
 // in a later kyoku, and keeps the network's value there (search.hpp, option depth). With a greedy
 // tail it is not cut: after `depth` decisions bot:greedy plays every seat to the kyoku's end. With
-// greedy others the deciding seat alone is the network's, and bot:greedy plays the other seats.
+// other opponents the deciding seat alone is the agent's, and bot:greedy or another network plays
+// the other seats.
 
 #include <atomic>
 #include <cstdint>
@@ -59,6 +60,9 @@ struct PlayOutAgentSpec {
   // (each seat's bot seeded from the game key): the deciding seat plays on as the network, to the
   // depth and tail above, against greedy opponents. `depth` still counts every seat's decisions.
   bool greedy_others = false;
+  // Instead, the other seats' decisions are this network's (at the same temperature; a tail still
+  // hands every seat to bot:greedy after the depth). Null: `policy` plays them.
+  BatchPolicy* others = nullptr;
 
   // Whether bot:greedy plays some decision of a play-out (its bots are needed).
   bool greedy() const { return greedy_tail || greedy_others; }

@@ -38,9 +38,10 @@
 //   tail=greedy            with depth=N: the play-out is not cut; after its first N decisions
 //                          bot:greedy plays every seat to the kyoku's end, and it is rewarded like
 //                          a full play-out (selfplay.play_out_tail's continuation)
-//   others=greedy          the continuation plays the searching seat alone and bot:greedy the
-//                          three other seats, from the candidate on (selfplay.play_out_others):
-//                          the seat's own play on is the network's at a quarter of its passes
+//   others=greedy|CKPT3    the continuation plays the searching seat alone, and bot:greedy
+//                          (greedy) or the network CKPT3 the three other seats, from the
+//                          candidate on (selfplay.play_out_others): the seat's own play on is the
+//                          continuation's at a quarter of its passes
 //   time=S                 a budget of S seconds per searched decision: the deals are played in
 //                          rounds of ceil(walls / 4) and no round starts that the last round's
 //                          time says would end past S (the first always runs). Such a search
@@ -90,12 +91,18 @@ struct SearchOptions {
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
   int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
   bool greedy_tail = false;  // with depth: not cut, bot:greedy plays on after the depth's decisions
-  bool greedy_others = false;  // bot:greedy plays the other seats, the continuation the searching one
+  // Who plays the other seats of a play-out: empty: the continuation; kGreedyContinuation:
+  // bot:greedy; else a checkpoint (the continuation plays the searching seat alone).
+  std::string others;
 
   // Whether bot:greedy plays every decision of a play-out after the candidate.
   bool greedy() const;
-  // Who plays the play-outs, for PlayOutGame (the continuation's policy: null for greedy()).
-  PlayOutAgentSpec play_out_agent(BatchPolicy* continuation) const;
+  // Whether bot:greedy plays the other seats of a play-out; whether a network of its own does.
+  bool greedy_others() const;
+  bool network_others() const { return !others.empty() && !greedy_others(); }
+  // Who plays the play-outs, for PlayOutGame (the continuation's policy: null for greedy(); the
+  // other seats' network with network_others()).
+  PlayOutAgentSpec play_out_agent(BatchPolicy* continuation, BatchPolicy* others_policy = nullptr) const;
 };
 
 // The search option value naming bot:greedy (a colon separates the options, so the bot's own
@@ -136,7 +143,8 @@ class SearchAgent final : public BatchedAgent {
  public:
   SearchAgent(std::shared_ptr<BatchPolicy> policy, std::shared_ptr<BatchPolicy> continuation,
               const game::TableRules& rules, std::string name, SearchOptions options,
-              std::shared_ptr<SearchCounters> counters, std::shared_ptr<SearchReward> reward = nullptr);
+              std::shared_ptr<SearchCounters> counters, std::shared_ptr<SearchReward> reward = nullptr,
+              std::shared_ptr<BatchPolicy> others = nullptr);
 
   std::string_view name() const override { return model_.name(); }
   void start_game(game::Seat seat, const game::GameKey& key) override;
@@ -165,6 +173,7 @@ class SearchAgent final : public BatchedAgent {
 
   const SearchOptions& options() const { return options_; }
   BatchPolicy* continuation() const { return continuation_.get(); }
+  BatchPolicy* others() const { return others_.get(); }  // option others=CKPT3's network, else null
   const encoder::Observer& observer() const { return model_.observer(); }
   const game::GameKey& key() const { return key_; }
   SearchCounters& counters() const { return *counters_; }
@@ -178,6 +187,7 @@ class SearchAgent final : public BatchedAgent {
  private:
   ModelAgent model_;
   std::shared_ptr<BatchPolicy> continuation_;
+  std::shared_ptr<BatchPolicy> others_;
   SearchOptions options_;
   std::shared_ptr<SearchCounters> counters_;
   std::shared_ptr<SearchReward> reward_;

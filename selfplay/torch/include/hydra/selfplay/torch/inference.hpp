@@ -83,6 +83,9 @@ std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, t
 // The network of selfplay.play_out_agent (`start`: the checkpoint of ppo.init; a checkpoint path)
 // for Actors::set_play_out_policy, loaded on `device`; null for bot:greedy and the snapshot.
 std::shared_ptr<InferenceModel> play_out_policy(const config::Config& cfg, torch::Device device);
+// The network of selfplay.play_out_others (`start`: ppo.init; a checkpoint path) for
+// Actors::set_play_out_others_policy; null for agent and bot:greedy.
+std::shared_ptr<InferenceModel> play_out_others_policy(const config::Config& cfg, torch::Device device);
 
 // load_policy on model::resolve_device(device): the PolicyLoader (model_agent.hpp) of checkpoint agents.
 std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device);

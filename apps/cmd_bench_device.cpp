@@ -32,6 +32,11 @@ void register_bench_device(CLI::App& bench) {
   learner->add_option("--profile", fl->profile,
                       "after the timed updates, profile one more (kernels by time and kind, how busy the device was) "
                       "and write its Chrome trace to this file");
+  learner->add_option("--played-share", fl->played_share,
+                      "with ppo.policy_gradient = expected: the share of the rollout's decisions with actions played "
+                      "out, the others carrying none (ppo.unplayed_share thins those)")
+      ->check(number_in(0.0, 1.0))
+      ->capture_default_str();
   learner->callback([fl] { torch_side::load().bench_learner(*fl); });
 
   auto* sp = bench.add_subcommand("selfplay", "Self-play games per hour with the config's model and opponents, and the time split");

@@ -67,6 +67,7 @@ struct BenchLearnerFlags {
   double seconds = 5.0;
   double peak_tflops = 0;    // 0: the known peak of the device, if any
   std::string profile;       // non-empty: profile one more update, its Chrome trace to this file
+  double played_share = 1.0;  // expected policy gradient: the share of decisions with play-outs
 };
 struct BenchSelfplayFlags {
   ModelFlags model;

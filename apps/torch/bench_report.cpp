@@ -132,7 +132,7 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   const torch::Device device = context.device();
   const auto positions = selfplay::load_positions("", kBenchPositions, f.model.seed, game::table_rules(cfg.rules.preset));
   const ppo::LearnerRate rate = ppo::bench_learner(cfg, device, positions.samples, f.samples, f.model.seed, f.seconds,
-                                                   !f.profile.empty(), f.profile);
+                                                   !f.profile.empty(), f.profile, f.played_share);
 
   const double per_sample = model::train_flops_per_sample(cfg.model, rate.anchor);
   const double trained_per_s = rate.trained_per_s();
@@ -149,6 +149,8 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   j["epochs"] = cfg.ppo.epochs;
   j["updates"] = rate.updates;
   j["update_seconds"] = rate.seconds;
+  j["played_share"] = f.played_share;
+  j["learned_rows"] = rate.learned_rows;
   j["rollout_samples_per_s"] = rate.rollout_per_s();
   j["trained_samples_per_s"] = trained_per_s;
   j["train_flops_per_sample"] = per_sample;
@@ -164,6 +166,9 @@ void run_bench_learner(const BenchLearnerFlags& f) {
   std::printf("rollout samples/s  %12.1f   (%lld samples x %lld updates in %.2f s; minibatch %d, %d epochs)\n",
               j["rollout_samples_per_s"].get<double>(), static_cast<long long>(rate.rollout_samples),
               static_cast<long long>(rate.updates), rate.seconds, cfg.ppo.minibatch, cfg.ppo.epochs);
+  if (rate.learned_rows > 0)
+    std::printf("rows learned       %12lld   of each rollout (ppo.unplayed_share %.3g, %.3g of the decisions played out)\n",
+                static_cast<long long>(rate.learned_rows), cfg.ppo.unplayed_share, f.played_share);
   std::printf("trained samples/s  %12.1f   (forward + backward of a sample in a minibatch)\n", trained_per_s);
   std::printf("FLOPs per trained sample %.4g (3 x forward%s), %.3f TFLOP/s", per_sample,
               rate.anchor ? " + anchor forward" : "", tflops);

@@ -39,6 +39,10 @@ void validate(const Config& config, const std::function<std::string(const std::s
     throw Error(in({"ppo.policy_gradient", "ppo.advantage"}) +
                 "ppo.policy_gradient = expected needs action values from greedy play-outs: set ppo.advantage to "
                 "rollout (a critic's action values were retired, docs/PPO.md \"Retired estimators\")");
+  if (config.ppo.unplayed_share < 1.0 && config::estimator(config.ppo) != Estimator::play_outs_expected)
+    throw Error(in({"ppo.unplayed_share"}) + "ppo.unplayed_share = " + std::to_string(config.ppo.unplayed_share) +
+                " thins the decisions that carry no action advantage, which only the expected policy gradient has: "
+                "set ppo.advantage = rollout and ppo.policy_gradient = expected, or ppo.unplayed_share = 1");
   if (config.ppo.critic == "privileged" && config.ppo.advantage == "rollout")
     throw Error(in({"ppo.critic", "ppo.advantage"}) +
                 "ppo.critic = privileged is the baseline of GAE; with ppo.advantage = rollout the play-outs give "
@@ -69,27 +73,28 @@ void validate(const Config& config, const std::function<std::string(const std::s
   check_player("selfplay.play_out_others", sp.play_out_others, {"snapshot", "greedy"},
                "agent (the play-out agent plays every seat), bot:greedy, start or a checkpoint path (they play the "
                "other seats)");
+  const PlayOutPlayer agent = play_out_player(sp.play_out_agent);
+  const PlayOutPlayer others = play_out_player(sp.play_out_others);
   if (sp.play_out_tail != "value" && sp.play_out_tail != "bot:greedy")
     throw Error(in({"selfplay.play_out_tail"}) + "selfplay.play_out_tail: '" + sp.play_out_tail +
                 "': value (the agent's value head scores the cut) or bot:greedy (bot:greedy plays on)");
-  if (sp.play_out_tail == "bot:greedy" && sp.play_out_depth == 0)
+  if (greedy_tail(sp) && sp.play_out_depth == 0)
     throw Error(in({"selfplay.play_out_tail", "selfplay.play_out_depth"}) +
                 "selfplay.play_out_tail = bot:greedy hands a network's play-out to bot:greedy after "
                 "selfplay.play_out_depth decisions, which is 0: set play_out_depth > 0");
-  if (sp.play_out_tail == "bot:greedy" && sp.play_out_agent == "bot:greedy")
+  if (greedy_tail(sp) && agent == PlayOutPlayer::greedy)
     throw Error(in({"selfplay.play_out_tail", "selfplay.play_out_agent"}) +
                 "selfplay.play_out_tail = bot:greedy follows a network's first decisions, but play_out_agent is "
                 "bot:greedy already: use snapshot, start or a checkpoint path");
-  if (sp.play_out_others != "agent" && sp.play_out_agent == "bot:greedy")
+  if (others != PlayOutPlayer::agent && agent == PlayOutPlayer::greedy)
     throw Error(in({"selfplay.play_out_others", "selfplay.play_out_agent"}) + "selfplay.play_out_others = " +
                 sp.play_out_others + " leaves the deciding seat to a network, but play_out_agent is "
                 "bot:greedy: use snapshot, start or a checkpoint path");
-  if (sp.play_out_depth > 0 && sp.play_out_tail == "value" &&
-      (sp.play_out_agent == "bot:greedy" || sp.play_out_agent == "snapshot"))
+  if (sp.play_out_depth > 0 && !greedy_tail(sp) && (agent == PlayOutPlayer::greedy || agent == PlayOutPlayer::snapshot))
     throw Error(in({"selfplay.play_out_depth", "selfplay.play_out_agent"}) + "selfplay.play_out_depth = " +
                 std::to_string(sp.play_out_depth) + " scores a cut play-out by its agent's value head, which must "
                 "estimate the final placement points: play_out_agent '" + sp.play_out_agent +
-                (sp.play_out_agent == "snapshot"
+                (agent == PlayOutPlayer::snapshot
                      ? "' is the learner, whose value head learns the kyoku's GRP returns; use start or a BC "
                        "checkpoint, or selfplay.play_out_tail = bot:greedy"
                      : "' has no value head; use start or a BC checkpoint"));
@@ -106,23 +111,19 @@ Estimator estimator(const PpoConfig& ppo) {
   return ppo.critic == "privileged" ? Estimator::privileged_gae : Estimator::gae;
 }
 
-bool loads_checkpoint(const std::string& player) {
-  return player != "bot:greedy" && player != "snapshot" && player != "agent";
+PlayOutPlayer play_out_player(const std::string& name) {
+  if (name == "bot:greedy") return PlayOutPlayer::greedy;
+  if (name == "snapshot") return PlayOutPlayer::snapshot;
+  if (name == "agent") return PlayOutPlayer::agent;
+  if (name == "start") return PlayOutPlayer::start;
+  return PlayOutPlayer::checkpoint;
 }
 
-PlayOutOthers play_out_others(const SelfplayConfig& sp) {
-  if (sp.play_out_others == "agent") return PlayOutOthers::agent;
-  if (sp.play_out_others == "bot:greedy") return PlayOutOthers::greedy;
-  if (sp.play_out_others == "start") return PlayOutOthers::start;
-  return PlayOutOthers::checkpoint;
+bool loads_checkpoint(PlayOutPlayer player) {
+  return player == PlayOutPlayer::start || player == PlayOutPlayer::checkpoint;
 }
 
-PlayOutAgent play_out_agent(const SelfplayConfig& sp) {
-  if (sp.play_out_agent == "bot:greedy") return PlayOutAgent::greedy;
-  if (sp.play_out_agent == "snapshot") return PlayOutAgent::snapshot;
-  if (sp.play_out_agent == "start") return PlayOutAgent::start;
-  return PlayOutAgent::checkpoint;
-}
+bool greedy_tail(const SelfplayConfig& sp) { return sp.play_out_tail == "bot:greedy"; }
 
 const char* estimator_name(Estimator e) {
   switch (e) {

@@ -23,7 +23,7 @@ RolloutTensors map_fields(const RolloutTensors& in, F f) {
       &RolloutTensors::obs,       &RolloutTensors::context, &RolloutTensors::legal,  &RolloutTensors::action,
       &RolloutTensors::logp,      &RolloutTensors::value,   &RolloutTensors::advantage,
       &RolloutTensors::returns,   &RolloutTensors::tenpai,  &RolloutTensors::danger, &RolloutTensors::priv,
-      &RolloutTensors::action_advantage, &RolloutTensors::old_probs};
+      &RolloutTensors::action_advantage, &RolloutTensors::old_probs, &RolloutTensors::weight};
   RolloutTensors r;
   for (const auto field : kFields) r.*field = (in.*field).defined() ? f(in.*field) : in.*field;
   return r;

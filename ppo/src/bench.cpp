@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <vector>
@@ -28,7 +29,7 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // advantages, the action values of every legal action (the expected form) and privileged planes
 // (all zero) for the privileged critic.
 selfplay::Rollout bench_rollout(const config::Config& cfg, const data::SampleBatch& s, std::int64_t n,
-                                Learner& learner) {
+                                Learner& learner, double played_share) {
   selfplay::Rollout r;
   const auto un = ix(n);
   r.obs.resize(un * encoder::kObsSize);
@@ -53,7 +54,17 @@ selfplay::Rollout bench_rollout(const config::Config& cfg, const data::SampleBat
   if (e == config::Estimator::play_outs_expected) {
     r.played_out = r.legal;
     r.action_value.assign(un * selfplay::kActions, 0.0f);
-    for (std::size_t i = 0; i < un; ++i) r.action_value[i * selfplay::kActions + ix(r.action[i])] = r.reward[i];
+    // Decision i is played out when (i + 1) x share passes an integer: the share, evenly spread.
+    const auto at = [&](std::size_t k) { return std::floor(static_cast<double>(k) * played_share); };
+    for (std::size_t i = 0; i < un; ++i) {
+      if (at(i + 1) > at(i)) {
+        r.action_value[i * selfplay::kActions + ix(r.action[i])] = r.reward[i];
+      } else {
+        r.played_out[i] = 0;
+        r.paired[i] = 0;
+        r.paired_advantage[i] = 0.0f;
+      }
+    }
   }
   if (e == config::Estimator::privileged_gae) r.priv.assign(un * encoder::kPrivilegedSize, 0);
   r.logp.assign(un, 0.0f);
@@ -89,14 +100,14 @@ ForwardRate bench_forward(selfplay::InferenceModel& net, const data::SampleBatch
 
 LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const data::SampleBatch& positions,
                           std::int64_t samples, std::uint64_t seed, double seconds, bool profile,
-                          const std::string& trace_file) {
+                          const std::string& trace_file, double played_share) {
   // A fixed amount of work per update: every planned epoch runs.
   cfg.ppo.kl_high = 1e9;
   cfg.ppo.kl_stop = 0;
   const std::int64_t n =
       samples > 0 ? samples : std::min<std::int64_t>(cfg.ppo.rollout_samples, 2 * std::int64_t{cfg.ppo.minibatch});
   Learner learner(learner_config(cfg), device, game::MasterSeed{seed});
-  const auto rollout = bench_rollout(cfg, positions, n, learner);
+  const auto rollout = bench_rollout(cfg, positions, n, learner, played_share);
   log::info("bench learner: warm-up update of {} samples", n);
   learner.update(rollout);  // allocator, kernel choice, AdamW state
   LearnerRate rate;
@@ -108,7 +119,9 @@ LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const
     ++rate.updates;
     // Minibatches are equal within one: steps x (n / batches) samples went forward and backward.
     const std::int64_t batches = std::max<std::int64_t>(1, n / cfg.ppo.minibatch);
-    rate.trained += s.minibatches * n / batches;
+    const std::int64_t rows = s.learned_rows > 0 ? s.learned_rows : n;  // thinned by ppo.unplayed_share
+    rate.trained += s.minibatches * rows / batches;
+    rate.learned_rows = s.learned_rows;
     rate.seconds += s.seconds;
     log::info("bench learner: update {} in {:.2f} s", rate.updates, s.seconds);
   } while (since(t0) < seconds);

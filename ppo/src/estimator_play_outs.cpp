@@ -52,7 +52,6 @@ class PlayOutEstimator final : public AdvantageEstimator {
   // sampled form's normalised advantages have variance 1) and clipped.
   void action_advantages(const selfplay::Rollout& rollout, double scale, RolloutTensors& host,
                          UpdateStats& stats) const {
-    host.old_probs = policy_probs_(host);
     const std::int64_t n = host.size();
     if (rollout.played_out.size() != static_cast<std::size_t>(n))
       throw Error("ppo.policy_gradient = expected with ppo.advantage = rollout, but the rollout carries no play-outs "
@@ -60,6 +59,12 @@ class PlayOutEstimator final : public AdvantageEstimator {
     const auto d = torch::from_blob(const_cast<float*>(rollout.action_value.data()), {n, model::kActions}, torch::kFloat)
                        .mul(scale);
     const auto over = action_masks(rollout.played_out).logical_and(host.legal);
+    // pi_old only where two or more actions were played out: elsewhere every action advantage is
+    // 0, and so are the surrogate and its gradient whatever pi_old holds (0 there). Most decisions
+    // are not played out, so this pass is a fraction of one over the rollout.
+    const auto rows = over.sum(1).ge(2).nonzero().squeeze(1);
+    host.old_probs = torch::zeros({n, model::kActions});
+    if (rows.numel() > 0) host.old_probs.index_copy_(0, rows, policy_probs_(host.select(rows)));
     const auto pi = torch::where(over, host.old_probs, torch::zeros_like(host.old_probs));
     const auto mass = pi.sum(1, /*keepdim=*/true);
     const auto mean = (pi * d).sum(1, /*keepdim=*/true) / mass.clamp_min(1e-12);

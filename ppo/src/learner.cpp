@@ -268,9 +268,11 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   const auto start = std::chrono::steady_clock::now();
   UpdateStats stats;
   stats.update = updates_;
-  const auto data = prepare(rollout, /*observe=*/true, stats);
-  const Shard shard = shard_of(stats.samples);
-  stats.samples = shard.total;  // the update's: every rank's rollout when data-parallel
+  auto data = prepare(rollout, /*observe=*/true, stats);
+  std::vector<std::int64_t> games = rollout.game;
+  if (cfg_.ppo.unplayed_share < 1.0) data = thin_unplayed(data, games, stats);
+  const Shard shard = shard_of(data.size());
+  if (sharded()) stats.samples = shard.total;  // the update's: every rank's rollout when data-parallel
   stats.lr = schedule_.lr(updates_);
   model::set_lr(*optimizer_, stats.lr);
   const auto settings = settings_for(updates_);
@@ -283,14 +285,42 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   const FrozenBeyondValue frozen(*net_, settings.value_only);
   const auto& ppo = cfg_.ppo;
   if (ppo.noise_batch > 0 && !settings.value_only)
-    measure_gradient_noise(*net_, data, rollout.game,
+    measure_gradient_noise(*net_, data, games,
                            NoiseSettings{ppo.noise_batch, ppo.adv_clip, ppo.clip, cfg_.temperature, autocast, device_},
                            stats);
-  run_epochs(data, shard, settings, autocast, stats);
+  run_epochs(data, shard, stats.samples, settings, autocast, stats);
   stats.critic_loss = estimator_->after_update(data, updates_);
   ++updates_;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
+}
+
+RolloutTensors Learner::thin_unplayed(const RolloutTensors& data, std::vector<std::int64_t>& games,
+                                      UpdateStats& stats) const {
+  HYDRA_CHECK(data.action_advantage.defined(), "ppo.unplayed_share: the rollout has no action advantages");
+  const double share = cfg_.ppo.unplayed_share;
+  const auto carries = data.action_advantage.ne(0).any(1).cpu().contiguous();
+  const bool* c = carries.data_ptr<bool>();
+  const std::int64_t n = data.size();
+  game::Xoshiro256ss rng(game::stream_key(master_, game::labels::learn_rows, {static_cast<std::uint64_t>(updates_)}));
+  std::vector<std::int64_t> keep;
+  std::vector<float> weight;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double u = rng.uniform01();  // drawn for every row, so a row's draw is a function of its index
+    if (!c[i] && u >= share) continue;
+    keep.push_back(i);
+    weight.push_back(c[i] ? 1.0f : static_cast<float>(1.0 / share));
+  }
+  if (static_cast<std::int64_t>(games.size()) == n) {
+    std::vector<std::int64_t> kept(keep.size());
+    for (std::size_t k = 0; k < keep.size(); ++k) kept[k] = games[ix(keep[k])];
+    games = std::move(kept);
+  }
+  const auto rows = static_cast<std::int64_t>(keep.size());
+  stats.learned_rows = rows;
+  auto out = data.select(torch::from_blob(keep.data(), {rows}, torch::kLong).clone().to(device_));
+  out.weight = torch::from_blob(weight.data(), {rows}, torch::kFloat).clone().to(device_);
+  return out;
 }
 
 // Data-parallel: the union of the ranks' rollouts is shuffled and cut into minibatches as one
@@ -311,11 +341,13 @@ Learner::Shard Learner::shard_of(std::int64_t n) const {
 // The PPO epochs: minibatches of equal size (within one), so every sample is used each epoch and
 // no tiny remainder batch gets a degenerate advantage normalisation; AdamW steps with gradient
 // clipping; approx-KL after the first epoch chooses the epochs (spec: 3, or 2 when > 0.03).
-void Learner::run_epochs(const RolloutTensors& data, const Shard& shard, const LossSettings& settings, bool autocast,
-                         UpdateStats& stats) {
+void Learner::run_epochs(const RolloutTensors& data, const Shard& shard, std::int64_t decisions,
+                         const LossSettings& settings, bool autocast, UpdateStats& stats) {
   const auto& ppo = cfg_.ppo;
   const std::int64_t total = shard.total;
-  const std::int64_t batches = std::max<std::int64_t>(1, total / ppo.minibatch);
+  // A minibatch counts the decisions its rows stand for (all of them: the rollout's, when
+  // ppo.unplayed_share thinned its rows), so a thinned update takes the steps of the whole one.
+  const std::int64_t batches = std::clamp<std::int64_t>(decisions / ppo.minibatch, 1, std::max<std::int64_t>(1, total));
   const auto params = net_->parameters();
   TermSums sums(device_);
   std::int64_t planned = ppo.epochs;

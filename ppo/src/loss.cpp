@@ -9,10 +9,20 @@
 
 namespace hydra::ppo {
 
-torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip) {
-  const auto mean = advantage.mean();
-  const auto sd = advantage.std(/*unbiased=*/false);
+torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip, const torch::Tensor& weight) {
+  if (!weight.defined()) {
+    const auto mean = advantage.mean();
+    const auto sd = advantage.std(/*unbiased=*/false);
+    return ((advantage - mean) / (sd + 1e-8)).clamp(-clip, clip);
+  }
+  const auto mean = row_mean(advantage, weight);
+  const auto sd = row_mean((advantage - mean).pow(2), weight).sqrt();
   return ((advantage - mean) / (sd + 1e-8)).clamp(-clip, clip);
+}
+
+torch::Tensor row_mean(const torch::Tensor& x, const torch::Tensor& weight) {
+  if (!weight.defined()) return x.mean();
+  return (x * weight).sum() / weight.sum();
 }
 
 torch::Tensor tempered(const torch::Tensor& logits, double temperature) {
@@ -106,12 +116,16 @@ PolicyParts policy_parts(const LossInput& in, const LossSettings& settings) {
   return p;
 }
 
-// The auxiliary heads' losses through the model's own definitions, with PPO's weights; null
-// when the input carries no labels.
+// The auxiliary heads' losses through the model's own definitions, with PPO's weights (and the
+// rows' weights as the labels' weights); null when the input carries no labels.
 std::optional<model::Losses> aux_losses(const LossInput& in, const LossSettings& settings) {
   model::Targets aux;
   aux.tenpai = in.tenpai;
   aux.danger = in.danger;
+  if (in.weight.defined()) {
+    if (aux.tenpai.defined()) aux.tenpai_weight = in.weight.unsqueeze(1);
+    if (aux.danger.defined()) aux.danger_weight = in.weight.view({-1, 1, 1});
+  }
   if (!aux.tenpai.defined() && !aux.danger.defined()) return std::nullopt;
   config::ModelConfig weights;
   weights.w_tenpai = settings.w_tenpai;
@@ -126,6 +140,7 @@ LossTerms ppo_loss_shard(const LossInput& in, const LossSettings& settings) {
   HYDRA_CHECK(in.global_count > 0, "ppo_loss: a data-parallel minibatch needs its global count");
   const double share = static_cast<double>(in.advantage.size(0)) / count;
   HYDRA_CHECK(!in.action_advantage.defined(), "ppo_loss: the expected policy gradient is not data-parallel");
+  HYDRA_CHECK(!in.weight.defined(), "ppo_loss: row weights are not data-parallel");
   const auto [logits, anchor_logits, logp_all, log_ratio, ratio] = policy_parts(in, settings);
   LossTerms t;
   const auto entropy = masked_entropy(logits, in.legal);
@@ -222,30 +237,32 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   HYDRA_CHECK(in.action_advantage.defined() == in.old_probs.defined(),
               "ppo_loss: action advantages and pi_old over all actions come together");
   const auto [logits, anchor_logits, logp_all, log_ratio, ratio] = policy_parts(in, settings);
+  const auto& w = in.weight;
   LossTerms t;
   if (in.action_advantage.defined()) {
-    t.policy = -expected_surrogate(logp_all, in.legal, in.action_advantage, in.old_probs, settings.clip).mean();
+    t.policy = -row_mean(expected_surrogate(logp_all, in.legal, in.action_advantage, in.old_probs, settings.clip), w);
   } else {
-    const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip)
+    const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip, w)
                                                    : in.advantage;
     const auto surrogate = ratio * adv;
     const auto clipped = ratio.clamp(1.0 - settings.clip, 1.0 + settings.clip) * adv;
-    t.policy = -torch::min(surrogate, clipped).mean();
+    t.policy = -row_mean(torch::min(surrogate, clipped), w);
   }
-  t.value = model::value_loss(in.out.value, in.returns);
-  t.entropy = masked_entropy(logits, in.legal).mean();
+  t.value = w.defined() ? row_mean((in.out.value.reshape(in.returns.sizes()) - in.returns).pow(2), w)
+                        : model::value_loss(in.out.value, in.returns);
+  t.entropy = row_mean(masked_entropy(logits, in.legal), w);
   if (settings.entropy_target > 0) {
     t.entropy_target = torch::full({}, settings.entropy_target, t.entropy.options());
   } else if (settings.entropy_target < 0 && anchor_logits.defined()) {
     torch::NoGradGuard no_grad;
-    t.entropy_target = masked_entropy(anchor_logits, in.legal).mean();
+    t.entropy_target = row_mean(masked_entropy(anchor_logits, in.legal), w);
   }
   // Above the target min() passes no gradient: the bonus only resists a collapse, it never
   // pushes a policy that is already as random as the target back toward uniform.
   const auto bonus = t.entropy_target.defined() ? torch::min(t.entropy, t.entropy_target) : t.entropy;
   t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * bonus;
   if (anchor_logits.defined()) {
-    t.kl_anchor = masked_kl(logits, anchor_logits, in.legal).mean();
+    t.kl_anchor = row_mean(masked_kl(logits, anchor_logits, in.legal), w);
     t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
   }
   if (const auto l = aux_losses(in, settings)) {
@@ -258,8 +275,8 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
     torch::NoGradGuard no_grad;
     const auto r = ratio.detach();
     const auto lr = log_ratio.detach();
-    t.approx_kl = ((r - 1) - lr).mean();
-    t.clip_fraction = (r - 1).abs().gt(settings.clip).to(torch::kFloat).mean();
+    t.approx_kl = row_mean((r - 1) - lr, w);
+    t.clip_fraction = row_mean((r - 1).abs().gt(settings.clip).to(torch::kFloat), w);
   }
   return t;
 }

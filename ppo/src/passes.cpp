@@ -44,6 +44,7 @@ LossInput loss_input(model::HydraNetImpl& net, const RolloutTensors& b, torch::D
   in.danger = b.danger;
   in.action_advantage = b.action_advantage;
   in.old_probs = b.old_probs;
+  in.weight = b.weight;
   return in;
 }
 

@@ -38,6 +38,7 @@ metrics::Scalars UpdateStats::scalars() const {
   };
   if (critic_loss > 0) out.emplace_back("loss/critic", critic_loss);
   if (action_adv_std > 0) out.emplace_back("ppo/action_adv_std", action_adv_std);
+  if (learned_rows > 0) out.emplace_back("ppo/learned_rows", static_cast<double>(learned_rows));
   if (noise_measured) {
     out.emplace_back("ppo/grad_signal", grad_signal);
     out.emplace_back("ppo/grad_noise", grad_noise);

@@ -129,7 +129,7 @@ std::unique_ptr<EngineGame> Actors::Impl::next() {
   g->key = game::game_key(master, static_cast<std::uint64_t>(g->index));
   seat_agents(*g);
   g->set_collector(make_collector(cfg.estimator, cfg.selfplay, g->key, play_out_policy(),
-                                  config::play_out_agent(cfg.selfplay) == config::PlayOutAgent::snapshot,
+                                  config::play_out_player(cfg.selfplay.play_out_agent) == config::PlayOutPlayer::snapshot,
                                   play_out_others_policy()));
   ActorGame* raw = g.get();
   g->table_ = std::make_unique<game::Table>(rules, g->key, !log_dir.empty(),
@@ -182,8 +182,9 @@ void Actors::Impl::seat_agents(ActorGame& g) {
 // bot:greedy and agent; the snapshot is the learner's.
 BatchPolicy* Actors::Impl::given_player(const std::shared_ptr<BatchPolicy>& given, const char* key,
                                         const std::string& player, const char* setter) const {
-  if (player == "snapshot") return learner.get();
-  if (!config::loads_checkpoint(player)) return nullptr;
+  const config::PlayOutPlayer who = config::play_out_player(player);
+  if (who == config::PlayOutPlayer::snapshot) return learner.get();
+  if (!config::loads_checkpoint(who)) return nullptr;
   if (!given)
     throw Error(std::string(key) + " '" + player + "' is a network, but none was given (Actors::" + setter + ")");
   return given.get();

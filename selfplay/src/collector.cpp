@@ -34,8 +34,9 @@ std::unique_ptr<DecisionCollector> make_collector(config::Estimator estimator, c
                                                   const game::GameKey& key, BatchPolicy* play_out_agent,
                                                   bool snapshot, BatchPolicy* play_out_others) {
   const PlayOutAgentSpec agent{play_out_agent, sp.play_out_temperature, sp.play_out_depth,
-                               sp.play_out_tail == "bot:greedy",
-                               config::play_out_others(sp) == config::PlayOutOthers::greedy, play_out_others};
+                               config::greedy_tail(sp),
+                               config::play_out_player(sp.play_out_others) == config::PlayOutPlayer::greedy,
+                               play_out_others};
   switch (estimator) {
     case config::Estimator::gae: return std::make_unique<GaeCollector>();
     case config::Estimator::privileged_gae: return std::make_unique<PrivilegedCollector>();

@@ -22,11 +22,16 @@ ModelAgents::ModelAgents(std::string device, const game::TableRules& rules, Mode
 bool ModelAgents::is_checkpoint(const std::string& name) {
   if (is_search_name(name)) {
     const SearchName s = parse_search_name(name);
-    (void)is_checkpoint(s.checkpoint);
-    if (!s.options.continuation.empty() && !s.options.greedy()) (void)is_checkpoint(s.options.continuation);
-    if (s.options.network_others()) (void)is_checkpoint(s.options.others);
-    if (!s.options.grp.empty() && !std::filesystem::is_regular_file(s.options.grp))
-      throw Error("'" + name + "': grp=" + s.options.grp + " is no file (a GRP checkpoint of hydra grp)");
+    // Every file the search reads, named in the error by the option that gave it.
+    auto need_file = [&](const std::string& option, const std::string& path, const char* what) {
+      if (!std::filesystem::is_regular_file(path))
+        throw Error("'" + name + "': " + option + path + " is no file (" + what + ")");
+    };
+    need_file("", s.checkpoint, "the checkpoint searched");
+    if (!s.options.continuation.empty() && !s.options.greedy())
+      need_file("continuation=", s.options.continuation, "the checkpoint that plays on");
+    if (s.options.network_others()) need_file("others=", s.options.others, "the checkpoint of the other seats");
+    if (!s.options.grp.empty()) need_file("grp=", s.options.grp, "a GRP checkpoint of hydra grp");
     return true;
   }
   if (is_bot_name(name) || is_external_name(name)) return false;

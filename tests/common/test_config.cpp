@@ -102,6 +102,15 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   expect_error("{}", {"ppo.critic=\"observed\""}, {"ppo.critic", "'observed' was retired", "one of: value_head, privileged"});
   EXPECT_EQ(parse(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected"}})", "x.json", {}).ppo.policy_gradient,
             "expected");
+  // Only the expected form has decisions without action advantages to thin; a share is in (0, 1].
+  expect_error(R"({"ppo": {"advantage": "rollout"}})", {"ppo.unplayed_share=0.25"},
+               {"config error in '--set ppo.unplayed_share=0.25'", "only the expected policy gradient has"});
+  expect_error(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected"}})", {"ppo.unplayed_share=0"},
+               {"ppo.unplayed_share"});
+  EXPECT_EQ(parse(R"({"ppo": {"advantage": "rollout", "policy_gradient": "expected", "unplayed_share": 0.25}})",
+                  "x.json", {})
+                .ppo.unplayed_share,
+            0.25);
   // One estimator type per valid combination, chosen where the config is parsed.
   EXPECT_EQ(hydra::config::estimator(parse("{}", "x.json", {}).ppo), hydra::config::Estimator::gae);
   EXPECT_EQ(hydra::config::estimator(parse(R"({"ppo": {"critic": "privileged"}})", "x.json", {}).ppo),
@@ -118,9 +127,13 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   expect_error("{}", {"selfplay.play_out_agent=\"mjai:./bot\""}, {"an external agent cannot play out"});
   expect_error("{}", {"selfplay.play_out_agent=\"\""}, {"selfplay.play_out_agent: '': bot:greedy, or a network"});
   expect_error("{}", {"selfplay.play_out_agent=\"agent\""}, {"selfplay.play_out_agent: 'agent': bot:greedy"});
-  EXPECT_TRUE(hydra::config::loads_checkpoint("start"));
-  EXPECT_TRUE(hydra::config::loads_checkpoint("runs/a.ckpt"));
-  for (const char* word : {"bot:greedy", "snapshot", "agent"}) EXPECT_FALSE(hydra::config::loads_checkpoint(word)) << word;
+  {
+    using hydra::config::loads_checkpoint;
+    using hydra::config::play_out_player;
+    EXPECT_TRUE(loads_checkpoint(play_out_player("start")));
+    EXPECT_TRUE(loads_checkpoint(play_out_player("runs/a.ckpt")));
+    for (const char* word : {"bot:greedy", "snapshot", "agent"}) EXPECT_FALSE(loads_checkpoint(play_out_player(word))) << word;
+  }
   expect_error("{}", {"selfplay.play_out_agent=\"start\""},
                {"selfplay.play_out_agent = start plays with the run's start, ppo.init, which is not set"});
   // A cut play-out is scored by its agent's value head, which must estimate the final placement
@@ -151,12 +164,14 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                   "x.json", {})
                 .selfplay.play_out_others,
             "start");
-  EXPECT_EQ(hydra::config::play_out_others(
+  using hydra::config::play_out_player;
+  using hydra::config::PlayOutPlayer;
+  EXPECT_EQ(play_out_player(
                 parse(R"({"selfplay": {"play_out_agent": "start", "play_out_others": "small.ckpt"}, "ppo": {"init": "bc.ckpt"}})",
                       "x.json", {})
-                    .selfplay),
-            hydra::config::PlayOutOthers::checkpoint);
-  EXPECT_EQ(hydra::config::play_out_others(parse("{}", "x.json", {}).selfplay), hydra::config::PlayOutOthers::agent);
+                    .selfplay.play_out_others),
+            PlayOutPlayer::checkpoint);
+  EXPECT_EQ(play_out_player(parse("{}", "x.json", {}).selfplay.play_out_others), PlayOutPlayer::agent);
   expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"start\""},
                {"selfplay.play_out_others = start plays with the run's start, ppo.init, which is not set"});
   expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"snapshot\""},
@@ -167,15 +182,14 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   expect_error("{}", {"selfplay.play_out_others=\"bot:greedy\""}, {"leaves the deciding seat to a network, but play_out_agent is bot:greedy:"});
   expect_error(R"({"selfplay": {"play_out_agent": "snapshot"}})", {"selfplay.play_out_others=\"greedy\""},
                {"'--set selfplay.play_out_others=\"greedy\"'", "selfplay.play_out_others: 'greedy': agent"});
-  using hydra::config::PlayOutAgent;
-  EXPECT_EQ(hydra::config::play_out_agent(parse("{}", "x.json", {}).selfplay), PlayOutAgent::greedy);
-  EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "snapshot"}})", "x.json", {}).selfplay),
-            PlayOutAgent::snapshot);
-  EXPECT_EQ(hydra::config::play_out_agent(
-                parse(R"({"selfplay": {"play_out_agent": "start"}, "ppo": {"init": "bc.ckpt"}})", "x.json", {}).selfplay),
-            PlayOutAgent::start);
-  EXPECT_EQ(hydra::config::play_out_agent(parse(R"({"selfplay": {"play_out_agent": "runs/a.ckpt"}})", "x.json", {}).selfplay),
-            PlayOutAgent::checkpoint);
+  EXPECT_EQ(play_out_player(parse("{}", "x.json", {}).selfplay.play_out_agent), PlayOutPlayer::greedy);
+  EXPECT_EQ(play_out_player(parse(R"({"selfplay": {"play_out_agent": "snapshot"}})", "x.json", {}).selfplay.play_out_agent),
+            PlayOutPlayer::snapshot);
+  EXPECT_EQ(play_out_player(
+                parse(R"({"selfplay": {"play_out_agent": "start"}, "ppo": {"init": "bc.ckpt"}})", "x.json", {}).selfplay.play_out_agent),
+            PlayOutPlayer::start);
+  EXPECT_EQ(play_out_player(parse(R"({"selfplay": {"play_out_agent": "runs/a.ckpt"}})", "x.json", {}).selfplay.play_out_agent),
+            PlayOutPlayer::checkpoint);
   try {
     (void)load(std::nullopt, {"selfplay.opp_pool=0"});
     FAIL() << "the shares do not sum to 1";

@@ -562,6 +562,89 @@ TEST(Learner, PlayOutsOfEveryLikelyActionGiveTheExpectedGradient) {
 
 namespace {
 
+// A rollout of the expected form: decisions with i % 2 == 1 (and every one when `all`) have
+// actions 0, 1 and 2 played out, valued +1, 0 and -1 plus noise; the others none.
+Rollout expected_rollout(Learner& learner, int n, std::uint64_t seed, bool all) {
+  auto r = make_rollout(
+      learner.net(), n, 4, seed, [](int i) { return i % 3; }, [](int, int) { return 0.0f; });
+  r.paired.assign(ix(n), 0);
+  r.paired_advantage.assign(ix(n), 0.0f);
+  r.played_out.assign(ix(n), 0);
+  r.action_value.assign(ix(n) * 46, 0.0f);
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> noise(0.0f, 0.5f);
+  for (int i = 0; i < n; ++i) {
+    if (!all && i % 2 == 0) continue;
+    r.paired[ix(i)] = 1;
+    r.played_out[ix(i)] = 0b111;
+    for (int a = 0; a < 3; ++a) r.action_value[ix(i) * 46 + ix(a)] = 1.0f - static_cast<float>(a) + noise(rng);
+  }
+  return r;
+}
+
+Config expected_config(double unplayed_share) {
+  auto cfg = small_config();
+  cfg.ppo.advantage = "rollout";
+  cfg.ppo.policy_gradient = "expected";
+  cfg.ppo.epochs = 1;
+  cfg.ppo.reward_norm = false;
+  cfg.ppo.unplayed_share = unplayed_share;
+  return cfg;
+}
+
+}  // namespace
+
+// ppo.unplayed_share: the learner keeps every decision with action advantages and a drawn share
+// of the others, weighted by 1 / share. The gradient noise measured on the kept rows is the whole
+// rollout's (each kept row counts as the decisions it stands for; counting rows instead would put
+// tr(Sigma) off by the kept share, 0.625 here); the draw is a function of the seed; where every
+// decision carries advantages nothing is thinned and the update is the plain one.
+TEST(Learner, UnplayedShareLearnsFromTheDecisionsPlayedOutAndAWeightedShareOfTheRest) {
+  constexpr int n = 4096;
+  auto full_cfg = expected_config(1.0);
+  full_cfg.ppo.noise_batch = 16;
+  auto thin_cfg = expected_config(0.25);
+  thin_cfg.ppo.noise_batch = 16;
+  Learner full(learner_config(full_cfg), torch::kCPU, MasterSeed{21});
+  Learner thin(learner_config(thin_cfg), torch::kCPU, MasterSeed{21});
+  const auto rollout = expected_rollout(full, n, 8, /*all=*/false);
+  const auto a = full.update(rollout);
+  const auto b = thin.update(rollout);
+  EXPECT_EQ(a.learned_rows, 0);
+  for (const auto& [tag, v] : a.scalars()) EXPECT_NE(tag, "ppo/learned_rows");
+  EXPECT_EQ(b.samples, n);
+  // Half the decisions are played out; of the other 2,048 about a quarter are kept (sd 20).
+  EXPECT_GE(b.learned_rows, n / 2 + 512 - 80);
+  EXPECT_LE(b.learned_rows, n / 2 + 512 + 80);
+  ASSERT_TRUE(a.noise_measured && b.noise_measured);
+  EXPECT_NEAR(b.grad_signal, a.grad_signal, 0.1 * a.grad_signal);
+  EXPECT_NEAR(b.grad_noise, a.grad_noise, 0.25 * a.grad_noise);
+  EXPECT_EQ(a.minibatches, n / 32);
+  EXPECT_EQ(b.minibatches, n / 32) << "a minibatch counts the decisions its rows stand for";
+
+  // The same seed, the same rows and the same update.
+  Learner again(learner_config(thin_cfg), torch::kCPU, MasterSeed{21});
+  const auto c = again.update(rollout);
+  EXPECT_EQ(c.learned_rows, b.learned_rows);
+  EXPECT_EQ(c.grad_noise, b.grad_noise);
+  const auto pa = thin.net().parameters(), pc = again.net().parameters();
+  for (std::size_t i = 0; i < pa.size(); ++i) EXPECT_TRUE(torch::equal(pa[i], pc[i])) << "parameter " << i;
+
+  // Every decision played out: nothing to thin, the plain update (the weights, all 1, change
+  // only the rounding of the means).
+  auto plain_cfg = expected_config(1.0), all_cfg = expected_config(0.25);
+  Learner plain(learner_config(plain_cfg), torch::kCPU, MasterSeed{22});
+  Learner kept(learner_config(all_cfg), torch::kCPU, MasterSeed{22});
+  const auto every = expected_rollout(plain, 512, 9, /*all=*/true);
+  (void)plain.update(every);
+  EXPECT_EQ(kept.update(every).learned_rows, 512);
+  const auto pp = plain.net().parameters(), pk = kept.net().parameters();
+  for (std::size_t i = 0; i < pp.size(); ++i)
+    EXPECT_LT((pp[i] - pk[i]).abs().max().item<double>(), 1e-5) << "parameter " << i;
+}
+
+namespace {
+
 // small_config with a one-block critic of 32 channels (ppo.critic = `critic`).
 Config small_critic_config(const std::string& critic) {
   auto cfg = small_config();

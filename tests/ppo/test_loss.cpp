@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include <torch/torch.h>
 
@@ -239,6 +242,99 @@ TEST(PpoLoss, AuxLossesUseTheModelDefinitionsWithPpoWeights) {
   const auto plain = ppo_loss(input(tiny_batch()), s);
   EXPECT_NEAR(t.total.item<double>() - plain.total.item<double>(),
               0.1 * std::log(2.0) + 0.2 * 0.75 * 0.25 * std::log(2.0), 1e-6);
+}
+
+// Row weights (ppo.unplayed_share) are rows repeated: with integer weights every term, the
+// statistics and the gradient equal those of the unweighted batch whose row i appears w_i times.
+// Both policy-gradient forms, normalised advantages, the anchor, its entropy target and the aux
+// heads, on random values.
+TEST(PpoLoss, RowWeightsAreRowsRepeated) {
+  torch::manual_seed(7);
+  const std::int64_t rows = 6;
+  const auto weight = torch::tensor({1.0f, 3.0f, 1.0f, 2.0f, 4.0f, 1.0f});
+  std::vector<std::int64_t> repeat;
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (int k = 0; k < weight[i].item<int>(); ++k) repeat.push_back(i);
+  const auto rep = torch::tensor(repeat, torch::kLong);
+  auto legal = torch::rand({rows, kActions}).lt(0.5);
+  legal.select(1, 0).fill_(true);
+  legal.select(1, 1).fill_(true);
+  const auto logits = torch::randn({rows, kActions});
+  const auto action = torch::randint(0, 2, {rows}, torch::kLong);
+  const auto probs = torch::where(legal, torch::softmax(torch::randn({rows, kActions}).masked_fill(~legal, -1e9), 1),
+                                  torch::zeros({rows, kActions}));
+  const auto action_advantage = torch::where(legal, torch::randn({rows, kActions}), torch::zeros({rows, kActions}));
+  LossInput base;
+  base.out.value = torch::randn({rows, 1});
+  base.out.tenpai = torch::randn({rows, 3});
+  base.out.danger = torch::randn({rows, 3, 34});
+  base.legal = legal;
+  base.action = action;
+  base.old_logp = probs.gather(1, action.unsqueeze(1)).squeeze(1).log() + 0.05f * torch::randn({rows});
+  base.advantage = torch::randn({rows});
+  base.returns = torch::randn({rows});
+  base.tenpai = torch::rand({rows, 3}).lt(0.5).to(torch::kFloat);
+  base.danger = torch::rand({rows, 3, 34}).lt(0.1).to(torch::kFloat);
+  base.anchor_logits = torch::randn({rows, kActions});
+  LossSettings s;
+  s.kl_anchor_coef = 0.1;
+  s.entropy_target = -1;  // the anchor's entropy on the minibatch
+  s.w_tenpai = 0.05;
+  s.w_danger = 0.05;
+  for (const bool expected : {false, true}) {
+    for (const bool normalise : {false, true}) {
+      s.normalize_advantages = normalise;
+      const auto weighted_logits = logits.clone().requires_grad_(true);
+      LossInput w = base;
+      w.out.policy = weighted_logits;
+      w.weight = weight;
+      if (expected) {
+        w.action_advantage = action_advantage;
+        w.old_probs = probs;
+      }
+      const auto repeated_logits = logits.clone().requires_grad_(true);
+      LossInput r;
+      r.out.policy = repeated_logits.index_select(0, rep);
+      r.out.value = base.out.value.index_select(0, rep);
+      r.out.tenpai = base.out.tenpai.index_select(0, rep);
+      r.out.danger = base.out.danger.index_select(0, rep);
+      const auto pick = [&](const torch::Tensor& t) { return t.index_select(0, rep); };
+      r.legal = pick(base.legal);
+      r.action = pick(base.action);
+      r.old_logp = pick(base.old_logp);
+      r.advantage = pick(base.advantage);
+      r.returns = pick(base.returns);
+      r.tenpai = pick(base.tenpai);
+      r.danger = pick(base.danger);
+      r.anchor_logits = pick(base.anchor_logits);
+      if (expected) {
+        r.action_advantage = action_advantage.index_select(0, rep);
+        r.old_probs = probs.index_select(0, rep);
+      }
+      const auto tw = ppo_loss(w, s);
+      const auto tr = ppo_loss(r, s);
+      const std::string where = std::string(expected ? "expected" : "sampled") + (normalise ? ", normalised" : "");
+      using Term = std::tuple<const torch::Tensor*, const torch::Tensor*, const char*>;
+      const std::vector<Term> terms{{&tw.total, &tr.total, "total"},
+                                    {&tw.policy, &tr.policy, "policy"},
+                                    {&tw.value, &tr.value, "value"},
+                                    {&tw.entropy, &tr.entropy, "entropy"},
+                                    {&tw.entropy_target, &tr.entropy_target, "entropy target"},
+                                    {&tw.kl_anchor, &tr.kl_anchor, "kl anchor"},
+                                    {&tw.tenpai, &tr.tenpai, "tenpai"},
+                                    {&tw.danger, &tr.danger, "danger"},
+                                    {&tw.approx_kl, &tr.approx_kl, "approx kl"},
+                                    {&tw.clip_fraction, &tr.clip_fraction, "clip fraction"}};
+      for (const auto& [a, b, name] : terms) {
+        ASSERT_TRUE(a->defined() && b->defined()) << name << ", " << where;
+        EXPECT_NEAR(item(*a), item(*b), 1e-5) << name << ", " << where;
+      }
+      EXPECT_GT(item(tw.clip_fraction), 0.0) << "the test clips some rows, " << where;
+      tw.total.backward();
+      tr.total.backward();
+      EXPECT_LT((weighted_logits.grad() - repeated_logits.grad()).abs().max().item<double>(), 1e-6) << where;
+    }
+  }
 }
 
 }  // namespace

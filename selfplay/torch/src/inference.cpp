@@ -140,8 +140,9 @@ namespace {
 // The network a play-out player's name loads (config::loads_checkpoint): ppo.init for start, else
 // the path it names; null for bot:greedy, the snapshot and agent.
 std::shared_ptr<InferenceModel> load_player(const config::Config& cfg, const std::string& player, torch::Device device) {
-  if (!config::loads_checkpoint(player)) return nullptr;
-  return load_policy(player == "start" ? cfg.ppo.init : player, device);
+  const config::PlayOutPlayer who = config::play_out_player(player);
+  if (!config::loads_checkpoint(who)) return nullptr;
+  return load_policy(who == config::PlayOutPlayer::start ? cfg.ppo.init : player, device);
 }
 }  // namespace
 

@@ -247,6 +247,12 @@ struct PpoConfig {
   // Decisions per chunk of the gradient noise-scale measurement (docs/PPO.md "Gradient noise
   // scale"): one extra pass per update over consecutive chunks of the rollout; 0 = off.
   int noise_batch = 0;
+  // With ppo.policy_gradient = expected: the share of the decisions that carry no action
+  // advantage (none of their actions compared by play-outs) the learner's passes keep, drawn per
+  // update from the master seed, each kept one weighing 1 / share in every mean of the loss, so
+  // the update is the same in expectation at a fraction of the passes (docs/PPO.md "Learning
+  // from the decisions played out"). 1 = every decision, as before.
+  double unplayed_share = 1.0;
   std::string init;             // checkpoint that starts the run (BC baseline); "" = random init
   std::string anchor;           // KL anchor checkpoint; "" = `init` when set, "none" = no anchor
   // The baseline of GAE's advantages (docs/PPO.md "Privileged critic"): "value_head" = the policy
@@ -305,6 +311,10 @@ struct PpoConfig {
     v("noise_batch", noise_batch,
       "decisions per chunk of the gradient noise-scale measurement (0 = off; one extra pass per update)",
       Range{0, 10000000});
+    v("unplayed_share", unplayed_share,
+      "share of the decisions without play-outs the learner keeps, each weighted by 1 / share (expected "
+      "policy gradient; 1 = all)",
+      Range{0.001, 1.0});
     v("init", init, "checkpoint to start from (e.g. a pretrained BC model)");
     v("anchor", anchor, "KL anchor checkpoint (empty: ppo.init when set; none: no anchor)");
     v("critic", critic,
@@ -398,26 +408,21 @@ Estimator estimator(const struct PpoConfig& ppo);
 // Its name in logs and reports: "gae", "privileged-gae", "play-outs", "play-outs-expected".
 const char* estimator_name(Estimator e);
 
-// Who plays the seats of a play-out (selfplay.play_out_agent), read where the config is parsed.
-enum class PlayOutAgent {
+// Who plays a seat of a play-out, by its name in selfplay.play_out_agent (the deciding seat, and
+// every seat unless play_out_others says otherwise) or selfplay.play_out_others (the three others).
+enum class PlayOutPlayer {
   greedy,      // bot:greedy, played inside the deciding game's step
-  snapshot,    // the actors' current inference model
+  snapshot,    // the actors' current inference model (play_out_agent only)
+  agent,       // the play-out agent, as the deciding seat (play_out_others only, its default)
   start,       // the run's start, ppo.init
-  checkpoint,  // the checkpoint at selfplay.play_out_agent
+  checkpoint,  // the checkpoint the name is the path of
 };
-// The play-out agent of a validated selfplay section.
-PlayOutAgent play_out_agent(const struct SelfplayConfig& sp);
-// Who plays the other seats of a play-out (selfplay.play_out_others).
-enum class PlayOutOthers {
-  agent,       // the play-out agent, as the deciding seat
-  greedy,      // bot:greedy
-  start,       // the run's start, ppo.init
-  checkpoint,  // the checkpoint at selfplay.play_out_others
-};
-PlayOutOthers play_out_others(const struct SelfplayConfig& sp);
-// Whether a play-out player's name (selfplay.play_out_agent, play_out_others) is a network loaded
-// from a checkpoint: start (ppo.init) or a path; not bot:greedy, snapshot or agent.
-bool loads_checkpoint(const std::string& player);
+// The player a validated name stands for (any name that is no word of the list is a path).
+PlayOutPlayer play_out_player(const std::string& name);
+// Whether the player is a network loaded from a checkpoint: start (ppo.init) or a path.
+bool loads_checkpoint(PlayOutPlayer player);
+// Whether bot:greedy plays on after a network's first play_out_depth decisions (play_out_tail).
+bool greedy_tail(const struct SelfplayConfig& sp);
 
 struct Config {
   RunConfig run;

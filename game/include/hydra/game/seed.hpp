@@ -67,12 +67,14 @@ inline constexpr std::string_view critic_order = "critic-order";
 inline constexpr std::string_view branch = "branch";  // the alternative action of a paired branch
 inline constexpr std::string_view play_out = "play-out";  // the walls of a greedy play-out
 inline constexpr std::string_view search = "search";      // the deals and streams of a search agent's play-outs
+inline constexpr std::string_view learn_rows = "learn-rows";  // the decisions the learner keeps (ppo.unplayed_share)
 // The master seed of rank R's actors in a data-parallel run, R >= 1 (rank 0 plays on the master
 // seed itself): stream_key(master, rank, {R}). Not a stream of one run, so not in `all`.
 inline constexpr std::string_view rank = "rank";
-inline constexpr std::array<std::string_view, 12> all = {game,          wall,        network_init, data_order,
+inline constexpr std::array<std::string_view, 13> all = {game,          wall,        network_init, data_order,
                                                          augmentation,  exploration, opponent_pool, critic_init,
-                                                         critic_order,  branch,      play_out,      search};
+                                                         critic_order,  branch,      play_out,      search,
+                                                         learn_rows};
 }  // namespace labels
 
 GameKey game_key(MasterSeed master, std::uint64_t game_index);

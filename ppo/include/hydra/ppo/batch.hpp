@@ -24,9 +24,13 @@ struct RolloutTensors {
   torch::Tensor danger;     // [N,3,34] float 0/1
   torch::Tensor priv;       // [N,37,34] float privileged planes (only when the rollout has them)
   // ppo.policy_gradient = expected (filled by the learner): the normalised action advantages of
-  // the critic [N,46] (0 on illegal actions) and the policy pi_old over all actions [N,46].
+  // the play-outs [N,46] (0 on illegal actions) and the policy pi_old over all actions [N,46] on
+  // the rows with two or more actions played out (0 on the others, whose action advantages are 0).
   torch::Tensor action_advantage;
   torch::Tensor old_probs;
+  // ppo.unplayed_share < 1 (filled by the learner): the weight [N] float of each row kept, 1 for a
+  // decision with action advantages and 1 / share for one without; undefined: every row weighs 1.
+  torch::Tensor weight;
 
   std::int64_t size() const { return action.defined() ? action.size(0) : 0; }
   RolloutTensors to(const torch::Device& device) const;

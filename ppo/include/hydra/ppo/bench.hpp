@@ -42,6 +42,7 @@ struct LearnerRate {
   std::int64_t trained = 0;          // samples that went forward and backward (rollout x epochs)
   double seconds = 0;                // in the timed updates
   bool anchor = false;               // the learner runs a KL-anchor forward too
+  std::int64_t learned_rows = 0;     // ppo.unplayed_share < 1: the rows an update kept
   std::optional<model::DeviceProfile> profile;  // of one more update, when asked
   double rollout_per_s() const { return static_cast<double>(rollout_samples * updates) / seconds; }
   double trained_per_s() const { return static_cast<double>(trained) / seconds; }
@@ -50,9 +51,11 @@ struct LearnerRate {
 // `samples` <= 0: two minibatches, at most ppo.rollout_samples. One warm-up update, then updates
 // until `seconds` have passed, each logged. With `profile`, one more update runs under the
 // profiler (model::profile_device; outside the timed ones), its trace to `trace_file` if named.
+// With the expected policy gradient, `played_share` of the decisions (evenly spread) have every
+// legal action played out and the others none.
 LearnerRate bench_learner(config::Config cfg, const torch::Device& device, const data::SampleBatch& positions,
                           std::int64_t samples, std::uint64_t seed, double seconds, bool profile = false,
-                          const std::string& trace_file = "");
+                          const std::string& trace_file = "", double played_share = 1.0);
 
 // selfplay::Actors as `hydra train` builds them on a fresh start (the learner's initial weights
 // behind the current snapshot, a copy of them as the first pool entry, the baseline bot or

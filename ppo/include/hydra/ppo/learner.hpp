@@ -110,6 +110,10 @@ class Learner {
   // running return std (observed first when `observe`), the estimator's baseline, GAE, the
   // estimator's policy targets. Fills the reward and advantage monitoring fields of `stats`.
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
+  // ppo.unplayed_share < 1: every row of `data` with an action advantage, and of the others a
+  // share drawn from the master seed and the update (a function of the row), weighing 1 / share;
+  // `games` becomes the kept rows' games. Fills stats.learned_rows.
+  RolloutTensors thin_unplayed(const RolloutTensors& data, std::vector<std::int64_t>& games, UpdateStats& stats) const;
   // pi_T over all 46 actions [N,46] (0 where illegal) of the network as it stands, for host rows
   // `data` in batches of ppo.minibatch (no autograd), on the host.
   torch::Tensor policy_probs(const RolloutTensors& data);
@@ -120,8 +124,10 @@ class Learner {
     std::int64_t n = 0, total = 0, offset = 0;
   };
   Shard shard_of(std::int64_t n) const;
-  void run_epochs(const RolloutTensors& data, const Shard& shard, const LossSettings& settings, bool autocast,
-                  UpdateStats& stats);
+  // The epochs over `data` (this rank's rows), in minibatches of ppo.minibatch of the `decisions`
+  // the rows stand for (the update's total; the rollout's when its rows were thinned).
+  void run_epochs(const RolloutTensors& data, const Shard& shard, std::int64_t decisions, const LossSettings& settings,
+                  bool autocast, UpdateStats& stats);
   LossTerms minibatch_terms(const RolloutTensors& b, const LossSettings& settings, bool autocast,
                             std::int64_t global_count);
 

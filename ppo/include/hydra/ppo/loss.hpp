@@ -16,8 +16,11 @@
 namespace hydra::ppo {
 
 // (adv - mean) / (std + 1e-8), std the population std of the minibatch, clipped to
-// [-clip, clip]. A batch of one (std 0) gives 0.
-torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip);
+// [-clip, clip]. A batch of one (std 0) gives 0. With row weights [B], the weighted mean and std.
+torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip, const torch::Tensor& weight = {});
+
+// The mean of x [B] over the rows, sum(w x) / sum(w) with row weights w [B] (undefined: mean()).
+torch::Tensor row_mean(const torch::Tensor& x, const torch::Tensor& weight);
 
 // The logits of the policy played at temperature T: logits / T (the same tensor at T = 1), whose
 // masked softmax is p^(1/T) renormalised over the legal actions, the actors' sampler (policy.hpp).
@@ -54,6 +57,10 @@ struct LossInput {
   // sampled one. Its gradient at pi = pi_old is -sum_a grad pi(a) A_a. Not data-parallel.
   torch::Tensor action_advantage;
   torch::Tensor old_probs;
+  // Optional [B] float row weights (RolloutTensors::weight): every mean over the rows (each term,
+  // approx-KL, the clip fraction, the advantage normalisation) becomes sum(w x) / sum(w), the
+  // mean over the rows each repeated w times. Not data-parallel.
+  torch::Tensor weight;
   // Data-parallel training (docs/DISTRIBUTED.md): these B samples are this rank's part of one
   // minibatch of `global_count` samples over all ranks (B may be 0), and `reduce` sums small
   // tensors over the ranks in place. Every batch statistic (the advantage normalisation, the

@@ -13,6 +13,7 @@ namespace hydra::ppo {
 struct UpdateStats {
   std::int64_t update = 0;       // 0-based index of this update
   std::int64_t samples = 0;      // decisions in the rollout (every rank's, data-parallel)
+  std::int64_t learned_rows = 0;  // ppo.unplayed_share < 1: the decisions the learner's passes kept
   std::int64_t epochs = 0;       // epochs started (the last may be cut by kl_stop)
   std::int64_t minibatches = 0;  // optimizer steps taken
   double policy_loss = 0;        // clipped surrogate loss

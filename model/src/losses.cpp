@@ -3,18 +3,15 @@
 #include "hydra/common/error.hpp"
 
 namespace hydra::model {
-namespace {
 
 namespace F = torch::nn::functional;
 
-// Weighted mean; an all-zero weight gives 0 instead of 0/0.
 torch::Tensor weighted_mean(const torch::Tensor& values, const torch::Tensor& weight) {
   if (!weight.defined()) return values.mean();
-  const auto w = weight.to(values.scalar_type()).expand_as(values);
+  // Row weights in float keep a bf16 loss's weighted sum in float (a 0/1 mask takes the values' type).
+  const auto w = weight.to(c10::promoteTypes(values.scalar_type(), weight.scalar_type())).expand_as(values);
   return (values * w).sum() / w.sum().clamp_min(1.0);
 }
-
-}  // namespace
 
 torch::Tensor masked_logits(const torch::Tensor& logits, const torch::Tensor& legal) {
   HYDRA_CHECK(legal.scalar_type() == torch::kBool, "legal mask must be bool");
@@ -35,8 +32,8 @@ torch::Tensor policy_loss(const torch::Tensor& logits, const torch::Tensor& lega
   return -masked_log_softmax(logits, legal).gather(1, target.unsqueeze(1)).mean();
 }
 
-torch::Tensor value_loss(const torch::Tensor& value, const torch::Tensor& target) {
-  return (value.reshape(target.sizes()) - target.to(value.scalar_type())).pow(2).mean();
+torch::Tensor value_loss(const torch::Tensor& value, const torch::Tensor& target, const torch::Tensor& weight) {
+  return weighted_mean((value.reshape(target.sizes()) - target.to(value.scalar_type())).pow(2), weight);
 }
 
 torch::Tensor grp_loss(const torch::Tensor& logits, const torch::Tensor& target) {

@@ -15,14 +15,9 @@ torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip, 
     const auto sd = advantage.std(/*unbiased=*/false);
     return ((advantage - mean) / (sd + 1e-8)).clamp(-clip, clip);
   }
-  const auto mean = row_mean(advantage, weight);
-  const auto sd = row_mean((advantage - mean).pow(2), weight).sqrt();
+  const auto mean = model::weighted_mean(advantage, weight);
+  const auto sd = model::weighted_mean((advantage - mean).pow(2), weight).sqrt();
   return ((advantage - mean) / (sd + 1e-8)).clamp(-clip, clip);
-}
-
-torch::Tensor row_mean(const torch::Tensor& x, const torch::Tensor& weight) {
-  if (!weight.defined()) return x.mean();
-  return (x * weight).sum() / weight.sum();
 }
 
 torch::Tensor tempered(const torch::Tensor& logits, double temperature) {
@@ -240,29 +235,29 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
   const auto& w = in.weight;
   LossTerms t;
   if (in.action_advantage.defined()) {
-    t.policy = -row_mean(expected_surrogate(logp_all, in.legal, in.action_advantage, in.old_probs, settings.clip), w);
+    const auto surrogate = expected_surrogate(logp_all, in.legal, in.action_advantage, in.old_probs, settings.clip);
+    t.policy = -model::weighted_mean(surrogate, w);
   } else {
     const auto adv = settings.normalize_advantages ? normalize_advantages(in.advantage, settings.adv_clip, w)
                                                    : in.advantage;
     const auto surrogate = ratio * adv;
     const auto clipped = ratio.clamp(1.0 - settings.clip, 1.0 + settings.clip) * adv;
-    t.policy = -row_mean(torch::min(surrogate, clipped), w);
+    t.policy = -model::weighted_mean(torch::min(surrogate, clipped), w);
   }
-  t.value = w.defined() ? row_mean((in.out.value.reshape(in.returns.sizes()) - in.returns).pow(2), w)
-                        : model::value_loss(in.out.value, in.returns);
-  t.entropy = row_mean(masked_entropy(logits, in.legal), w);
+  t.value = model::value_loss(in.out.value, in.returns, w);
+  t.entropy = model::weighted_mean(masked_entropy(logits, in.legal), w);
   if (settings.entropy_target > 0) {
     t.entropy_target = torch::full({}, settings.entropy_target, t.entropy.options());
   } else if (settings.entropy_target < 0 && anchor_logits.defined()) {
     torch::NoGradGuard no_grad;
-    t.entropy_target = row_mean(masked_entropy(anchor_logits, in.legal), w);
+    t.entropy_target = model::weighted_mean(masked_entropy(anchor_logits, in.legal), w);
   }
   // Above the target min() passes no gradient: the bonus only resists a collapse, it never
   // pushes a policy that is already as random as the target back toward uniform.
   const auto bonus = t.entropy_target.defined() ? torch::min(t.entropy, t.entropy_target) : t.entropy;
   t.total = t.policy + settings.value_coef * t.value - settings.entropy_coef * bonus;
   if (anchor_logits.defined()) {
-    t.kl_anchor = row_mean(masked_kl(logits, anchor_logits, in.legal), w);
+    t.kl_anchor = model::weighted_mean(masked_kl(logits, anchor_logits, in.legal), w);
     t.total = t.total + settings.kl_anchor_coef * t.kl_anchor;
   }
   if (const auto l = aux_losses(in, settings)) {
@@ -275,8 +270,8 @@ LossTerms ppo_loss(const LossInput& in, const LossSettings& settings) {
     torch::NoGradGuard no_grad;
     const auto r = ratio.detach();
     const auto lr = log_ratio.detach();
-    t.approx_kl = row_mean((r - 1) - lr, w);
-    t.clip_fraction = row_mean((r - 1).abs().gt(settings.clip).to(torch::kFloat), w);
+    t.approx_kl = model::weighted_mean((r - 1) - lr, w);
+    t.clip_fraction = model::weighted_mean((r - 1).abs().gt(settings.clip).to(torch::kFloat), w);
   }
   return t;
 }

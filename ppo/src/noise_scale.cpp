@@ -70,10 +70,11 @@ void measure_gradient_noise(model::HydraNetImpl& net, const RolloutTensors& data
     const auto logp_all = model::masked_log_softmax(logits, b.legal);
     // The policy term at ratio 1: -A log pi(a) of the sampled action, or the loss's own expected
     // surrogate (pi_old is the network as it stands, so every ratio is 1 and nothing is clipped).
-    const auto loss =
+    const auto surrogate =
         data.action_advantage.defined()
-            ? -row_mean(expected_surrogate(logp_all, b.legal, adv.slice(0, lo, hi), b.old_probs, settings.clip), b.weight)
-            : -row_mean(adv.slice(0, lo, hi) * logp_all.gather(1, b.action.unsqueeze(1)).squeeze(1), b.weight);
+            ? expected_surrogate(logp_all, b.legal, adv.slice(0, lo, hi), b.old_probs, settings.clip)
+            : adv.slice(0, lo, hi) * logp_all.gather(1, b.action.unsqueeze(1)).squeeze(1);
+    const auto loss = -model::weighted_mean(surrogate, b.weight);
     const auto grads = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                              /*allow_unused=*/true);
     const double rows = at[ix(hi)] - at[ix(lo)];

@@ -21,10 +21,15 @@ torch::Tensor masked_logits(const torch::Tensor& logits, const torch::Tensor& le
 torch::Tensor masked_softmax(const torch::Tensor& logits, const torch::Tensor& legal);
 torch::Tensor masked_log_softmax(const torch::Tensor& logits, const torch::Tensor& legal);
 
+// sum(w x) / sum(w) over every entry of `values`, `weight` of the same shape or broadcastable
+// (a mask of 0/1, or row weights [B] for values [B]); undefined: values.mean(). A weight sum
+// below 1 counts as 1, so an all-zero mask gives 0 instead of 0/0.
+torch::Tensor weighted_mean(const torch::Tensor& values, const torch::Tensor& weight = {});
+
 // Mean of -log p(target) under the masked softmax; target [B] int64 (a legal action).
 torch::Tensor policy_loss(const torch::Tensor& logits, const torch::Tensor& legal, const torch::Tensor& target);
-// Mean squared error; value [B,1] or [B], target [B].
-torch::Tensor value_loss(const torch::Tensor& value, const torch::Tensor& target);
+// Mean squared error; value [B,1] or [B], target [B]; with row weights [B] the weighted mean.
+torch::Tensor value_loss(const torch::Tensor& value, const torch::Tensor& target, const torch::Tensor& weight = {});
 // Cross-entropy over the 24 rank permutations; target [B] int64 permutation index.
 torch::Tensor grp_loss(const torch::Tensor& logits, const torch::Tensor& target);
 // Binary cross-entropy with logits; target in [0,1], same shape. `weight` (optional, same shape

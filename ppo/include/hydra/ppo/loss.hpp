@@ -19,9 +19,6 @@ namespace hydra::ppo {
 // [-clip, clip]. A batch of one (std 0) gives 0. With row weights [B], the weighted mean and std.
 torch::Tensor normalize_advantages(const torch::Tensor& advantage, double clip, const torch::Tensor& weight = {});
 
-// The mean of x [B] over the rows, sum(w x) / sum(w) with row weights w [B] (undefined: mean()).
-torch::Tensor row_mean(const torch::Tensor& x, const torch::Tensor& weight);
-
 // The logits of the policy played at temperature T: logits / T (the same tensor at T = 1), whose
 // masked softmax is p^(1/T) renormalised over the legal actions, the actors' sampler (policy.hpp).
 torch::Tensor tempered(const torch::Tensor& logits, double temperature);

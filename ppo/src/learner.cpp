@@ -269,8 +269,9 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   UpdateStats stats;
   stats.update = updates_;
   auto data = prepare(rollout, /*observe=*/true, stats);
-  std::vector<std::int64_t> games = rollout.game;
-  if (cfg_.ppo.unplayed_share < 1.0) data = thin_unplayed(data, games, stats);
+  const bool thinned = cfg_.ppo.unplayed_share < 1.0;
+  const std::vector<std::int64_t> kept_games = thinned ? thin_unplayed(data, rollout.game, stats) : std::vector<std::int64_t>{};
+  const std::vector<std::int64_t>& games = thinned ? kept_games : rollout.game;  // each row's game
   const Shard shard = shard_of(data.size());
   if (sharded()) stats.samples = shard.total;  // the update's: every rank's rollout when data-parallel
   stats.lr = schedule_.lr(updates_);
@@ -295,8 +296,8 @@ UpdateStats Learner::update(const selfplay::Rollout& rollout) {
   return stats;
 }
 
-RolloutTensors Learner::thin_unplayed(const RolloutTensors& data, std::vector<std::int64_t>& games,
-                                      UpdateStats& stats) const {
+std::vector<std::int64_t> Learner::thin_unplayed(RolloutTensors& data, const std::vector<std::int64_t>& games,
+                                                 UpdateStats& stats) const {
   HYDRA_CHECK(data.action_advantage.defined(), "ppo.unplayed_share: the rollout has no action advantages");
   const double share = cfg_.ppo.unplayed_share;
   const auto carries = data.action_advantage.ne(0).any(1).cpu().contiguous();
@@ -311,16 +312,14 @@ RolloutTensors Learner::thin_unplayed(const RolloutTensors& data, std::vector<st
     keep.push_back(i);
     weight.push_back(c[i] ? 1.0f : static_cast<float>(1.0 / share));
   }
-  if (static_cast<std::int64_t>(games.size()) == n) {
-    std::vector<std::int64_t> kept(keep.size());
-    for (std::size_t k = 0; k < keep.size(); ++k) kept[k] = games[ix(keep[k])];
-    games = std::move(kept);
-  }
+  std::vector<std::int64_t> kept;
+  if (static_cast<std::int64_t>(games.size()) == n)
+    for (const std::int64_t k : keep) kept.push_back(games[ix(k)]);
   const auto rows = static_cast<std::int64_t>(keep.size());
   stats.learned_rows = rows;
-  auto out = data.select(torch::from_blob(keep.data(), {rows}, torch::kLong).clone().to(device_));
-  out.weight = torch::from_blob(weight.data(), {rows}, torch::kFloat).clone().to(device_);
-  return out;
+  data = data.select(torch::from_blob(keep.data(), {rows}, torch::kLong).clone().to(device_));
+  data.weight = torch::from_blob(weight.data(), {rows}, torch::kFloat).clone().to(device_);
+  return kept;
 }
 
 // Data-parallel: the union of the ranks' rollouts is shuffled and cut into minibatches as one

@@ -112,8 +112,10 @@ class Learner {
   RolloutTensors prepare(const selfplay::Rollout& rollout, bool observe, UpdateStats& stats);
   // ppo.unplayed_share < 1: every row of `data` with an action advantage, and of the others a
   // share drawn from the master seed and the update (a function of the row), weighing 1 / share;
-  // `games` becomes the kept rows' games. Fills stats.learned_rows.
-  RolloutTensors thin_unplayed(const RolloutTensors& data, std::vector<std::int64_t>& games, UpdateStats& stats) const;
+  // `data` becomes the kept rows, and the kept rows' games are returned (`games`, the rollout's
+  // game of each row, may be empty: then so is the result). Fills stats.learned_rows.
+  std::vector<std::int64_t> thin_unplayed(RolloutTensors& data, const std::vector<std::int64_t>& games,
+                                          UpdateStats& stats) const;
   // pi_T over all 46 actions [N,46] (0 where illegal) of the network as it stands, for host rows
   // `data` in batches of ppo.minibatch (no autograd), on the host.
   torch::Tensor policy_probs(const RolloutTensors& data);

@@ -1,5 +1,7 @@
 #include "agent_flags.hpp"
 
+#include <fmt/format.h>
+
 #include "flag_checks.hpp"
 #include "hydra/common/log.hpp"
 #include "hydra/selfplay/search.hpp"
@@ -13,6 +15,11 @@ void AgentFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--temperature", options.temperature, "sampling temperature (with --sample)")
       ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
+}
+
+std::string AgentFlags::play_mode() const {
+  return (options.sample ? fmt::format("sampled at T={}", options.temperature) : std::string("argmax")) +
+         " on device " + device;
 }
 
 selfplay::ModelAgents AgentFlags::make(const std::vector<std::string>& names, const game::TableRules& rules) const {

@@ -1,6 +1,6 @@
 // hydra eval --challenger A --champion B --seeds N [--seed S] [--json] [--logs DIR]
 //            [--sequential [--batch K] [--margin M]] [--rules NAME] [--threads T]
-//            [--device D] [--sample [--temperature T]]
+//            [--device D] [--sample [--temperature T]] [--journal FILE]
 // 1v3 duplicate evaluation (selfplay/duplicate.hpp): the report (table, or JSON with --json) goes to
 // stdout and depends only on the flags, so the same seed prints the same bytes; progress and
 // throughput go to stderr. An agent is a built-in bot (bot:...) or a checkpoint path
@@ -36,6 +36,7 @@ struct EvalFlags {
   bool seed_given = false;
   bool json = false;
   std::string logs;
+  std::string journal;
   int threads = 0;
   AgentFlags agent;
   ExternalFlags external;
@@ -46,6 +47,8 @@ void run_eval(EvalFlags f) {
   f.eval.master = game::MasterSeed{f.seed_given ? f.seed : game::random_master_seed().value};
   if (!f.seed_given) log::info("eval: no --seed given, using {}", f.eval.master.value);
   if (!f.logs.empty()) f.eval.logs = f.logs;
+  if (!f.journal.empty()) f.eval.journal = f.journal;
+  f.eval.play = f.agent.play_mode();
   const CommandThreads threads(f.threads);
   agents.set_external(f.external.options());
   if (selfplay::is_external_name(f.eval.challenger) || selfplay::is_external_name(f.eval.champion))
@@ -61,6 +64,9 @@ void run_eval(EvalFlags f) {
     log::info("eval: games {}", meter.line(static_cast<std::int64_t>(done)));
   };
   const selfplay::EvalResult r = selfplay::run_eval(f.eval);
+  if (f.eval.journal)
+    log::info("eval: {} of {} seeds read back from the journal {}, the rest played and written to it", r.seeds_from_journal,
+              f.eval.seeds, f.journal);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (f.json) std::cout << json::dump(selfplay::report_json(f.eval, r), 2) << "\n";
   else std::cout << selfplay::report_table(f.eval, r);
@@ -91,6 +97,9 @@ void register_eval(CLI::App& app) {
       ->each([f](const std::string&) { f->seed_given = true; });
   cmd->add_flag("--json", f->json, "print the report as JSON");
   cmd->add_option("--logs", f->logs, "write every game as a gzipped mjai log into this folder");
+  cmd->add_option("--journal", f->journal,
+                  "keep every finished seed in this file as it ends; the same command given the same file after a stop "
+                  "(Ctrl-C, kill) plays only the seeds it lacks, and its report covers them all");
   cmd->add_option("--rules", f->eval.rules, kRulesHelp)->capture_default_str();
   add_threads_flag(*cmd, f->threads, "worker threads (0: all cores)");
   cmd->add_flag("--sequential", f->eval.sequential.enabled,

@@ -158,8 +158,11 @@ fi
 evaluate() {  # NAME CHALLENGER CHAMPION [eval flags]
   local name=$1 challenger=$2 champion=$3; shift 3
   local n=$seeds; [[ $name == *_sampled ]] && n=${sampled_seeds:-$seeds}
+  # The journal keeps each finished seed: a duplicate stopped part way and run again (--resume) plays
+  # only the rest. One journal per pair of agents: a resumed PPO has a new checkpoint, so a new file.
+  local key; key=$(printf '%s\n' "$challenger" "$champion" "$eval_seed" "$@" | sha256sum | cut -c1-12)
   "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed "$eval_seed" --device cpu \
-    --json "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
+    --json --journal "$out/eval_$name.$key.jsonl" "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
   python3 - "$out/eval_$name.json" "$name" << 'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -3,12 +3,16 @@
 #include "hydra/selfplay/duplicate.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <mutex>
-
+#include <span>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -16,6 +20,8 @@
 #include "hydra/data/mjai.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/selfplay/bots.hpp"
+#include "hydra/selfplay/eval_journal.hpp"
+#include "hydra/selfplay/model_agent.hpp"
 #include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
@@ -64,10 +70,10 @@ GameOut game_out(const EvalOptions& o, const game::TableRules& rules, std::uint6
 }
 
 // Plays the games (seed, challenger seat) with play_games: out[i] is filled from the worker that
-// ended game i; the progress calls come one at a time.
+// ended game i, then on_finished(i) is called, one call at a time.
 void play_all(const EvalOptions& o, const game::TableRules& rules,
               const std::vector<std::pair<std::uint64_t, int>>& games, std::vector<GameOut>& out,
-              const std::function<void()>& on_finished) {
+              const std::function<void(std::size_t)>& on_finished) {
   std::mutex progress_mutex;
   play_games(
       rules, games.size(), play_slots({o.challenger, o.champion}),
@@ -79,8 +85,27 @@ void play_all(const EvalOptions& o, const game::TableRules& rules,
         const auto [seed, seat] = games[g.index];
         out[g.index] = game_out(o, rules, seed, seat, std::move(g.result), std::move(g.faults));
         const std::scoped_lock lock(progress_mutex);
-        on_finished();
+        on_finished(g.index);
       });
+}
+
+std::string file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) throw Error(path + ": cannot read it: " + std::strerror(errno));
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return game::to_hex(game::sha256(bytes.str()));
+}
+
+// What decides a duplicate's games: the agents' names and the SHA-256 of every file they load (a
+// checkpoint trained again at the same path is another agent), the rules, the master seed and the
+// play mode.
+nlohmann::ordered_json journal_identity(const EvalOptions& o) {
+  nlohmann::ordered_json files = nlohmann::ordered_json::object();
+  for (const std::string& name : {o.challenger, o.champion})
+    for (const std::string& file : ModelAgents::files_of(name)) files[file] = file_digest(file);
+  return {{"challenger", o.challenger}, {"champion", o.champion}, {"rules", o.rules},
+          {"seed", o.master.value},     {"play", o.play},         {"files", files}};
 }
 
 }  // namespace
@@ -103,41 +128,70 @@ EvalResult run_eval(const EvalOptions& o) {
   EvalResult res;
   res.sequential.max_looks = static_cast<int>((o.seeds + batch - 1) / batch);
   res.sequential.z = o.sequential.enabled ? normal_quantile(1 - 0.05 / (2.0 * res.sequential.max_looks)) : 1.96;
+  std::unique_ptr<EvalJournal> journal;
+  if (o.journal) journal = std::make_unique<EvalJournal>(*o.journal, journal_identity(o));
+  auto known = [&](std::uint64_t seed) -> const JournalSeed* {
+    if (!journal) return nullptr;
+    const auto it = journal->finished().find(seed);
+    return it == journal->finished().end() ? nullptr : &it->second;
+  };
   std::uint64_t finished = 0;
+  for (std::uint64_t i = 0; i < o.seeds; ++i)
+    if (known(o.first_seed + i)) finished += game::kNumSeats;
   const std::uint64_t planned = o.seeds * game::kNumSeats;
 
   for (std::uint64_t first = 0; first < o.seeds; first += batch) {
     const std::uint64_t count = std::min(batch, o.seeds - first);
     const std::uint64_t base = o.first_seed + first;  // this batch's first wall seed
-    std::vector<GameOut> games(static_cast<std::size_t>(count * game::kNumSeats));
+    // The seeds to play (the journal's are read back): their four games each, in seed order.
+    std::vector<std::uint64_t> to_play;
+    for (std::uint64_t i = 0; i < count; ++i)
+      if (!known(base + i)) to_play.push_back(base + i);
+    std::vector<GameOut> games(to_play.size() * game::kNumSeats);
     std::vector<std::pair<std::uint64_t, int>> list;
     for (std::size_t g = 0; g < games.size(); ++g)
-      list.emplace_back(base + g / game::kNumSeats, static_cast<int>(g % game::kNumSeats));
-    play_all(o, rules, list, games, [&] {
+      list.emplace_back(to_play[g / game::kNumSeats], static_cast<int>(g % game::kNumSeats));
+    std::vector<int> left(to_play.size(), game::kNumSeats);  // games of each seed still playing
+    auto seed_games = [&](std::size_t k) { return std::span(games).subspan(k * game::kNumSeats, game::kNumSeats); };
+    auto whole = [](std::span<const GameOut> four) {
+      return std::all_of(four.begin(), four.end(), [](const GameOut& g) { return g.faults.empty(); });
+    };
+    auto journal_seed = [](std::uint64_t seed, std::span<const GameOut> four) {
+      JournalSeed s;
+      s.games.seed = seed;
+      for (std::size_t c = 0; c < game::kNumSeats; ++c) {
+        s.games.games[c] = four[c].stats;
+        s.kyoku += four[c].kyoku;
+        s.decisions += four[c].decisions;
+      }
+      return s;
+    };
+    play_all(o, rules, list, games, [&](std::size_t g) {
+      const std::size_t k = g / game::kNumSeats;
+      if (--left[k] == 0 && journal && whole(seed_games(k))) journal->write(journal_seed(to_play[k], seed_games(k)));
       if (o.progress) o.progress(++finished, planned);
     });
+    std::size_t next = 0;  // the next seed of to_play
     for (std::uint64_t i = 0; i < count; ++i) {
-      // A seed with a void game cannot be paired: none of its four games is scored, and every
-      // fault is reported.
-      bool whole = true;
-      for (std::size_t c = 0; c < game::kNumSeats; ++c)
-        for (const AgentFault& f : games[ix(i) * game::kNumSeats + c].faults) {
-          res.voided.push_back(VoidedGame{base + i, static_cast<int>(c), f});
-          whole = false;
+      JournalSeed s;
+      if (const JournalSeed* read = known(base + i)) {
+        s = *read;
+        ++res.seeds_from_journal;
+      } else {
+        // A seed with a void game cannot be paired: none of its four games is scored, and every
+        // fault is reported.
+        const auto four = seed_games(next++);
+        if (!whole(four)) {
+          for (std::size_t c = 0; c < game::kNumSeats; ++c)
+            for (const AgentFault& f : four[c].faults) res.voided.push_back(VoidedGame{base + i, static_cast<int>(c), f});
+          ++res.seeds_voided;
+          continue;
         }
-      if (!whole) {
-        ++res.seeds_voided;
-        continue;
+        s = journal_seed(base + i, four);
       }
-      SeedGames sg;
-      sg.seed = base + i;
-      for (std::size_t c = 0; c < game::kNumSeats; ++c) {
-        const GameOut& g = games[ix(i) * game::kNumSeats + c];
-        sg.games[c] = g.stats;
-        res.kyoku += g.kyoku;
-        res.decisions += g.decisions;
-      }
-      res.seeds.push_back(sg);
+      res.kyoku += s.kyoku;
+      res.decisions += s.decisions;
+      res.seeds.push_back(s.games);
     }
     res.games = res.seeds.size() * game::kNumSeats;
     if (!o.sequential.enabled) continue;

@@ -19,29 +19,33 @@ ModelAgents::ModelAgents(std::string device, const game::TableRules& rules, Mode
       loader_(std::move(loader)),
       reward_loader_(std::move(rewards)) {}
 
-bool ModelAgents::is_checkpoint(const std::string& name) {
+bool ModelAgents::is_checkpoint(const std::string& name) { return !files_of(name).empty(); }
+
+std::vector<std::string> ModelAgents::files_of(const std::string& name) {
   if (is_search_name(name)) {
     const SearchName s = parse_search_name(name);
+    std::vector<std::string> files;
     // Every file the search reads, named in the error by the option that gave it.
     auto need_file = [&](const std::string& option, const std::string& path, const char* what) {
       if (!std::filesystem::is_regular_file(path))
         throw Error("'" + name + "': " + option + path + " is no file (" + what + ")");
+      files.push_back(path);
     };
     need_file("", s.checkpoint, "the checkpoint searched");
     if (!s.options.continuation.empty() && !s.options.greedy())
       need_file("continuation=", s.options.continuation, "the checkpoint that plays on");
     if (s.options.network_others()) need_file("others=", s.options.others, "the checkpoint of the other seats");
     if (!s.options.grp.empty()) need_file("grp=", s.options.grp, "a GRP checkpoint of hydra grp");
-    return true;
+    return files;
   }
-  if (is_bot_name(name) || is_external_name(name)) return false;
+  if (is_bot_name(name) || is_external_name(name)) return {};
   if (!std::filesystem::is_regular_file(name))
     throw Error("'" + name + "': not a built-in agent (" + [] {
       std::string names;
       for (const std::string& n : bot_names()) names += (names.empty() ? "" : ", ") + n;
       return names;
     }() + "), no external agent (mjai:COMMAND, mjai.app:COMMAND) and no checkpoint file of that name");
-  return true;
+  return {name};
 }
 
 std::shared_ptr<BatchPolicy> ModelAgents::policy(const std::string& path) {

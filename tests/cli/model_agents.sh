@@ -48,4 +48,16 @@ counted=$(grep -F "$search: " "$dir/search.err" | sed -n 's/.*: \([0-9]*\) decis
 "$hydra" review "$dir/game.jsonl" --model "$search" --seat 1 --device cpu --out "$dir/review.html" --json "$dir/review.json" 2> "$dir/review.err"
 grep -q '"search":' "$dir/review.json" || { cat "$dir/review.err" >&2; exit 1; }
 if grep -q "no search at this decision" "$dir/review.err"; then cat "$dir/review.err" >&2; exit 1; fi
-echo "model_agents.sh: eval reports identical, selfplay, bot and review played the checkpoint and its search"
+# A journal knows its checkpoints by their bytes: continued with the checkpoint trained again at the
+# same path, it is refused (the games of two different networks never mix).
+jargs=(eval --challenger "$dir/tiny.ckpt" --champion bot:random --seeds 1 --seed 7 --device cpu --json --journal "$dir/j.jsonl")
+"$hydra" "${jargs[@]}" > "$dir/j1.json" 2> /dev/null
+"$hydra" "${jargs[@]}" > "$dir/j2.json" 2> "$dir/j.err"
+cmp "$dir/j1.json" "$dir/j2.json"
+grep -q "eval: 1 of 1 seeds read back from the journal" "$dir/j.err" || { cat "$dir/j.err" >&2; exit 1; }
+"$make_checkpoint" "$dir/tiny.ckpt" 2 32
+if "$hydra" "${jargs[@]}" > /dev/null 2> "$dir/j.err"; then
+  echo "model_agents.sh: a journal was continued with another checkpoint at its path" >&2; exit 1
+fi
+grep -q "j.jsonl:1: field 'run.files': the journal is of another run" "$dir/j.err" || { cat "$dir/j.err" >&2; exit 1; }
+echo "model_agents.sh: eval reports identical, selfplay, bot and review played the checkpoint and its search; a journal refused a changed checkpoint"

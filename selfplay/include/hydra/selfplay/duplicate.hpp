@@ -53,7 +53,15 @@ struct EvalOptions {
   AgentFactory make_agent;
   std::optional<std::filesystem::path> logs;  // one gzipped mjai file per game when set
   SequentialOptions sequential;
-  // Called with (games finished, games planned) from worker threads, one call at a time.
+  // With a journal (eval_journal.hpp), the seeds it already holds are read back instead of played,
+  // and every seed is written to it the moment its four games have ended, so a run stopped part
+  // way continues where it stopped. `play` says what else decides the games besides the agents'
+  // names, the rules and the master seed (the play mode: argmax or sampled at a temperature); the
+  // journal is continued only by a run of the same identity.
+  std::optional<std::filesystem::path> journal;
+  std::string play = "argmax";
+  // Called with (games finished, games planned) from worker threads, one call at a time; games
+  // read back from a journal count as finished from the first call.
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
@@ -81,6 +89,7 @@ struct EvalResult {
   SequentialResult sequential;
   std::uint64_t games = 0;
   long kyoku = 0, decisions = 0;
+  std::uint64_t seeds_from_journal = 0;  // of `seeds`, those read back instead of played
 };
 
 // Plays the evaluation. Agents are named as options.make_agent (default make_bot()) takes them.

@@ -118,6 +118,9 @@ class ModelAgents {
   // Whether `name` is a checkpoint (not a built-in bot), checked without loading anything: a
   // name that is neither a bot name nor an existing file is an Error, as make() would throw.
   static bool is_checkpoint(const std::string& name);
+  // The files `name` loads, each checked to exist as is_checkpoint() checks it: a checkpoint's
+  // path, or a search's checkpoint, continuation, others and GRP; none for bots and external agents.
+  static std::vector<std::string> files_of(const std::string& name);
 
  private:
   std::shared_ptr<BatchPolicy> policy(const std::string& path);

@@ -18,8 +18,8 @@ struct AgentFlags {
   selfplay::ModelAgentOptions options;  // --sample, --temperature
 
   void add_to(CLI::App& cmd);
-  // The play mode of checkpoint agents in words, "argmax" or "sampled at T=..." (the identity of an
-  // evaluation's journal besides the agents' names).
+  // The play mode of checkpoint agents in words, "argmax on device D" or "sampled at T=... on
+  // device D" (part of an evaluation journal's identity besides the agents' names).
   std::string play_mode() const;
   // The factory of the agents `names`, each checked (a built-in bot, an external agent or a
   // checkpoint file; ModelAgents::is_checkpoint). With a checkpoint among them LibTorch comes

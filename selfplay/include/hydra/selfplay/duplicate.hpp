@@ -56,8 +56,8 @@ struct EvalOptions {
   // With a journal (eval_journal.hpp), the seeds it already holds are read back instead of played,
   // and every seed is written to it the moment its four games have ended, so a run stopped part
   // way continues where it stopped. `play` says what else decides the games besides the agents'
-  // names, the rules and the master seed (the play mode: argmax or sampled at a temperature); the
-  // journal is continued only by a run of the same identity.
+  // names, the rules and the master seed (the play mode: argmax or sampled at a temperature, and
+  // the device); the journal is continued only by a run of the same identity.
   std::optional<std::filesystem::path> journal;
   std::string play = "argmax";
   // Called with (games finished, games planned) from worker threads, one call at a time; games

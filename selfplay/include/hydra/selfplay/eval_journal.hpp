@@ -46,7 +46,6 @@ class EvalJournal {
   const std::map<std::uint64_t, JournalSeed>& finished() const { return finished_; }
   // Appends one finished seed and flushes it; safe from several threads.
   void write(const JournalSeed& seed);
-  const std::filesystem::path& file() const { return file_; }
 
  private:
   std::filesystem::path file_;

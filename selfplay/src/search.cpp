@@ -86,6 +86,10 @@ SearchName parse_search_name(std::string_view name) {
       if (value != "0" && value != "1")
         throw Error("'" + std::string(name) + "': option calls must be 0 or 1, got '" + std::string(value) + "'");
       o.calls = value == "1";
+    } else if (key == "riichi") {
+      if (value != "0" && value != "1")
+        throw Error("'" + std::string(name) + "': option riichi must be 0 or 1, got '" + std::string(value) + "'");
+      o.riichi = value == "1";
     } else if (key == "depth") {
       o.depth = parse_count(name, key, value, 1, 10000);
     } else if (key == "continuation") {
@@ -108,7 +112,7 @@ SearchName parse_search_name(std::string_view name) {
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
                   "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
-                  "depth, tail, others)");
+                  "riichi, depth, tail, others)");
     }
   }
   const SearchOptions& o = out.options;
@@ -268,6 +272,13 @@ std::vector<game::Action> search_candidates(const float* probs, const game::Deci
     if (d.mask.test(game::Action(a))) all.emplace_back(a);
   std::stable_sort(all.begin(), all.end(),
                    [&](game::Action x, game::Action y) { return probs[x.index()] > probs[y.index()]; });
+  // riichi=0: whether to declare is the argmax's; a declaration is played as it is, a dama turn
+  // searches its discards alone.
+  const game::Action riichi(game::Action::kRiichi);
+  if (!options.riichi && !all.empty() && d.mask.test(riichi)) {
+    if (all.front() == riichi) return {riichi};
+    std::erase(all, riichi);
+  }
   std::vector<game::Action> out;
   for (const game::Action a : all) {
     if (static_cast<int>(out.size()) == most) break;

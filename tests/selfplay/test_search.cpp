@@ -696,5 +696,45 @@ TEST(Search, WithoutCallsOnlyTheSeatsOwnTurnsAreSearched) {
   EXPECT_TRUE(parse_search_name("search:x.ckpt").options.calls);
 }
 
+// riichi=0: a turn that may declare riichi keeps the argmax's choice to declare or not. Declaring
+// is played as it is; not declaring searches the likely discards without the declaration, which
+// the next candidate would otherwise have been.
+TEST(Search, WithoutRiichiTheDeclarationIsTheArgmaxs) {
+  std::vector<float> probs(game::kNumActions, 0.0f);
+  game::ActionMask legal;
+  const game::Action riichi(game::Action::kRiichi);
+  for (int a : {1, 2, 3}) legal.set(game::Action(a));
+  legal.set(riichi);
+  probs[1] = 0.3f;
+  probs[2] = 0.15f;
+  probs[3] = 0.05f;
+  probs[riichi.index()] = 0.5f;
+  SearchOptions o = parse_search_name("search:x.ckpt:riichi=0").options;
+  EXPECT_FALSE(o.riichi);
+  const game::Decision turn{game::Seat(0), game::Phase::turn, legal};
+  EXPECT_EQ(search_candidates(probs.data(), turn, o), std::vector<game::Action>{riichi});
+  o.riichi = true;
+  EXPECT_EQ(search_candidates(probs.data(), turn, o), (std::vector<game::Action>{riichi, game::Action(1), game::Action(2)}));
+  probs[riichi.index()] = 0.25f;  // the argmax is now a dama discard
+  probs[1] = 0.55f;
+  EXPECT_EQ(search_candidates(probs.data(), turn, o), (std::vector<game::Action>{game::Action(1), riichi, game::Action(2)}));
+  o.riichi = false;
+  EXPECT_EQ(search_candidates(probs.data(), turn, o), (std::vector<game::Action>{game::Action(1), game::Action(2)}));
+  game::ActionMask no_riichi = legal;
+  no_riichi.reset(riichi);  // a turn without the option is searched alike either way
+  probs[riichi.index()] = 0;
+  EXPECT_EQ(search_candidates(probs.data(), game::Decision{game::Seat(0), game::Phase::turn, no_riichi}, o),
+            (std::vector<game::Action>{game::Action(1), game::Action(2)}));
+  EXPECT_NE([] {
+    try {
+      parse_search_name("search:m.ckpt:riichi=yes");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  }().find("riichi must be 0 or 1, got 'yes'"), std::string::npos);
+  EXPECT_TRUE(parse_search_name("search:x.ckpt").options.riichi);
+}
+
 }  // namespace
 }  // namespace hydra::selfplay

@@ -29,6 +29,9 @@
 //   margin=M (0)           how much better than the argmax a candidate must be to be played
 //   sigmas=S (1)           and by how many standard errors of its paired gain
 //   grp=CKPT               reward the GRP's change of expected placement points (hydra grp)
+//   calls=0                decisions on another seat's discard or kan are not searched (argmax)
+//   riichi=0               whether to declare riichi is the argmax's: a declaration is played as
+//                          it is (its riichi discard is searched), a dama turn searches its discards
 //   depth=N                cut each play-out at the seat's first network decision after N
 //                          decisions (or its first in the next kyoku) and score it by the
 //                          continuation's value head there, which a behaviour-cloned checkpoint
@@ -89,6 +92,7 @@ struct SearchOptions {
   std::string grp;  // empty: the score change and the final placement points
   double time = 0;  // seconds per searched decision; 0: no budget, every wall
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
+  bool riichi = true;  // false: whether to declare riichi is the argmax's (its discards are searched)
   int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
   bool greedy_tail = false;  // with depth: not cut, bot:greedy plays on after the depth's decisions
   // Who plays the other seats of a play-out: empty: the continuation; kGreedyContinuation:

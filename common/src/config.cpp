@@ -98,6 +98,10 @@ void validate(const Config& config, const std::function<std::string(const std::s
                      ? "' is the learner, whose value head learns the kyoku's GRP returns; use start or a BC "
                        "checkpoint, or selfplay.play_out_tail = bot:greedy"
                      : "' has no value head; use start or a BC checkpoint"));
+  if (sp.play_out_sigmas > 0 && sp.play_outs < 2)
+    throw Error(in({"selfplay.play_out_sigmas", "selfplay.play_outs"}) +
+                "selfplay.play_out_sigmas weighs an action's value against the spread of its walls, but "
+                "selfplay.play_outs is 1: set play_outs >= 2");
   if (config.ppo.minibatch > config.ppo.rollout_samples)
     throw Error(in({"ppo.minibatch", "ppo.rollout_samples"}) + "ppo.minibatch (" +
                 std::to_string(config.ppo.minibatch) + ") exceeds ppo.rollout_samples (" +

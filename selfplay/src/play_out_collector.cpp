@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
@@ -63,6 +64,7 @@ PlayOutCollector::PlayOutCollector(const config::SelfplayConfig& sp, const game:
       walls_(sp.play_outs),
       min_prob_(every_likely ? sp.play_out_min_prob : -1.0),
       unsure_(sp.play_out_unsure),
+      sigmas_(sp.play_out_sigmas),
       agent_(agent),
       snapshot_(snapshot),
       rng_{seat_stream(key, 0), seat_stream(key, 1), seat_stream(key, 2), seat_stream(key, 3)} {
@@ -227,12 +229,32 @@ void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model)
     for (std::size_t j = 0; j < m; ++j) {
       double diff = 0;
       for (std::size_t w = 0; w < walls; ++w) diff += r[w * m + j] - base[w];
-      const auto adv = static_cast<float>(diff / static_cast<double>(walls));
+      double mean = diff / static_cast<double>(walls);
+      if (sigmas_ > 0) mean = gated(mean, j, m, r, base);
+      const auto adv = static_cast<float>(mean);
       const auto x = ix(p.actions[j]);
       if (!tr.action_value.empty()) tr.action_value[p.stored * ix(kActions) + x] = adv;
       if (p.actions[j] == tr.action[p.stored]) tr.paired_advantage[p.stored] = adv;
     }
   }
+}
+
+// selfplay.play_out_sigmas: an action's mean difference over the walls counts only when it is
+// more than that many standard errors of its per-wall differences from 0; else the action is
+// taken to be worth its reference (0). Small differences are where a continuation's bias, the
+// same at every such decision, outweighs what the walls can tell; summed over a rollout's
+// decisions it moves the policy as surely as a real difference does.
+double PlayOutCollector::gated(double mean, std::size_t j, std::size_t m, const std::vector<double>& r,
+                               const std::vector<double>& base) const {
+  const std::size_t walls = base.size();
+  if (walls < 2) return mean;
+  double var = 0;
+  for (std::size_t w = 0; w < walls; ++w) {
+    const double d = r[w * m + j] - base[w] - mean;
+    var += d * d;
+  }
+  const double se = std::sqrt(var / static_cast<double>(walls - 1) / static_cast<double>(walls));
+  return std::abs(mean) > sigmas_ * se ? mean : 0.0;
 }
 
 }  // namespace hydra::selfplay

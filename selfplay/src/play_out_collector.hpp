@@ -58,11 +58,17 @@ class PlayOutCollector final : public DecisionCollector {
   // The play-outs of `p` on each wall: bot:greedy's here, in parallel; a network's spawned.
   void play(const Choice& c, std::optional<game::Action> g, PlayOuts& p);
   std::optional<game::Xoshiro256ss> walls_stream(const Choice& c, std::size_t k) const;
+  // Action j's mean difference `mean` from its reference over the walls (rewards r, wall-major,
+  // m actions a wall; base: the reference's per wall), or 0 where selfplay.play_out_sigmas
+  // standard errors of the per-wall differences cover 0.
+  double gated(double mean, std::size_t j, std::size_t m, const std::vector<double>& r,
+               const std::vector<double>& base) const;
 
   double branch_rate_;
   int walls_;
   double min_prob_;  // the expected form's threshold; -1 = the sampled form
   double unsure_;    // play out only where the most likely action has less
+  double sigmas_;    // selfplay.play_out_sigmas (0: off)
   PlayOutAgentSpec agent_;
   bool snapshot_;
   game::SeatArray<game::Xoshiro256ss> rng_;  // per seat: which decisions are played out

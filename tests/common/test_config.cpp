@@ -159,6 +159,11 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
                {"but play_out_agent is bot:greedy already"});
   expect_error("{}", {"selfplay.play_out_tail=\"greedy\""},
                {"'--set selfplay.play_out_tail=\"greedy\"'", "selfplay.play_out_tail: 'greedy': value"});
+  // The gate on action values weighs a mean against the spread of its walls: one wall has none.
+  EXPECT_DOUBLE_EQ(parse("{}", "x.json", {"selfplay.play_out_sigmas=2"}).selfplay.play_out_sigmas, 2.0);
+  expect_error(R"({"selfplay": {"play_outs": 1}})", {"selfplay.play_out_sigmas=2"},
+               {"'--set selfplay.play_out_sigmas=2' and 'cfg/test.json'", "selfplay.play_outs is 1: set play_outs >= 2"});
+  expect_error("{}", {"selfplay.play_out_sigmas=-1"}, {"selfplay.play_out_sigmas"});
   // Other seats played by another agent leave the deciding seat to a network: the agent must be one.
   EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "snapshot", "play_out_others": "start"}, "ppo": {"init": "bc.ckpt"}})",
                   "x.json", {})

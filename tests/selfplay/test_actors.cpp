@@ -302,8 +302,9 @@ struct RunResult {
 };
 
 RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false,
-                   int play_outs = 0, double min_prob = -1) {
+                   int play_outs = 0, double min_prob = -1, double sigmas = 0) {
   config::Config cfg = small_config(6, "tonpuusen");
+  cfg.selfplay.play_out_sigmas = sigmas;
   cfg.selfplay.augment = augment;
   if (privileged) cfg.ppo.critic = "privileged";
   if (play_outs > 0) {
@@ -480,6 +481,44 @@ TEST(Actors, PlayOutsOfEveryLikelyActionAgreeWithThoseOfTheActionPlayed) {
   EXPECT_GT(agree, 0);
   EXPECT_GT(several, 0);  // decisions with two actions played out beside g
   EXPECT_GT(every.stats.branch_decisions, sampled.stats.branch_decisions);
+}
+
+// selfplay.play_out_sigmas gates each action value on its walls' spread: the games are those of
+// the run without it, and each value is the ungated one to the bit or 0; a wider gate keeps a
+// subset of a narrower one's values, and zeroes some that the walls cannot tell from 0.
+TEST(Actors, GatedActionValuesAreTheUngatedOnesOrZero) {
+  constexpr double kMin = 0.1;
+  const RunResult open = run_once("gate_off", true, 1, false, 4, kMin);
+  const RunResult narrow = run_once("gate_half", true, 1, false, 4, kMin, 0.5);
+  const RunResult wide = run_once("gate_two", true, 2, false, 4, kMin, 2.0);
+  for (const RunResult* run : {&narrow, &wide}) {
+    run->rollout.check();
+    EXPECT_TRUE(identical(without_pairs(open.rollout), without_pairs(run->rollout)));
+    EXPECT_EQ(open.logs, run->logs);
+    EXPECT_EQ(open.rollout.played_out, run->rollout.played_out);
+  }
+  const auto& v = open.rollout.action_value;
+  const auto& vn = narrow.rollout.action_value;
+  const auto& vw = wide.rollout.action_value;
+  ASSERT_EQ(v.size(), vw.size());
+  std::int64_t values = 0, kept_narrow = 0, kept_wide = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == 0.0f) {
+      EXPECT_EQ(vn[i], 0.0f);
+      EXPECT_EQ(vw[i], 0.0f);
+      continue;
+    }
+    ++values;
+    EXPECT_TRUE(vn[i] == v[i] || vn[i] == 0.0f) << i;
+    EXPECT_TRUE(vw[i] == v[i] || vw[i] == 0.0f) << i;
+    if (vw[i] != 0.0f) EXPECT_EQ(vn[i], v[i]) << i;  // what two standard errors keep, half of one keeps
+    kept_narrow += vn[i] != 0.0f;
+    kept_wide += vw[i] != 0.0f;
+  }
+  EXPECT_GT(values, 0);
+  EXPECT_GT(kept_wide, 0);
+  EXPECT_LT(kept_wide, kept_narrow);
+  EXPECT_LT(kept_narrow, values);
 }
 
 TEST(Actors, AugmentationStoresPermutedActionsThatAreLegalInThePermutedMask) {

@@ -151,6 +151,10 @@ struct SelfplayConfig {
   // With ppo.advantage = rollout: only decisions where the policy is unsure are played out, those
   // whose most likely action has less than this probability (1: every eligible decision).
   double play_out_unsure = 1.0;
+  // With ppo.advantage = rollout: an action's value (its mean difference from the reference over
+  // the walls) counts only where it is more than this many standard errors of its per-wall
+  // differences from 0; else it is 0, the reference's worth (0: every value counts).
+  double play_out_sigmas = 0.0;
   // With a network play_out_agent: cut each play-out at the deciding seat's first network decision
   // after this many decisions (or in a later kyoku) and score it by the agent's value head there,
   // the placement points where the game ended first (docs/PPO.md "Cut play-outs"). 0: to the
@@ -200,6 +204,10 @@ struct SelfplayConfig {
       "with ppo.advantage = rollout: play out only decisions whose most likely action has less than this "
       "probability (1: every one)",
       Range{0.0, 1.0});
+    v("play_out_sigmas", play_out_sigmas,
+      "with ppo.advantage = rollout: an action's value counts only where it is more than this many standard "
+      "errors of its per-wall differences from 0, else it is 0 (0: every value counts)",
+      Range{0.0, 100.0});
     v("play_out_depth", play_out_depth,
       "with a network play_out_agent: cut each play-out after this many decisions, scored by the agent's value "
       "head (0: to the kyoku's end)",

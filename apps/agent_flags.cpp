@@ -34,9 +34,12 @@ void log_searches(const selfplay::ModelAgents& agents, double seconds) {
   for (const auto& [name, c] : agents.search_counters()) {
     const auto searched = c->searched.load();
     const auto longest = c->longest_us.load();
-    log::info("{}: {} decisions, {} searched ({} changed), {} play-outs of {} decisions; {:.3f} s of the run per searched "
-              "decision{}",
-              name, c->decisions.load(), searched, c->changed.load(), c->play_outs.load(), c->play_out_decisions.load(),
+    const auto extended = c->extended.load();
+    log::info("{}: {} decisions, {} searched ({} changed{}), {} play-outs of {} decisions; {:.3f} s of the run per "
+              "searched decision{}",
+              name, c->decisions.load(), searched, c->changed.load(),
+              extended > 0 ? fmt::format(", {} with more deals", extended) : std::string(), c->play_outs.load(),
+              c->play_out_decisions.load(),
               searched > 0 ? seconds / static_cast<double>(searched) : 0.0,
               longest > 0 ? fmt::format(", the longest {:.3f} s", static_cast<double>(longest) * 1e-6) : std::string());
   }

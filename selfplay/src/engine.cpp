@@ -70,6 +70,7 @@ struct Engine::Impl {
   void step(Group& g, EngineDriver& driver);
   void advance(EngineGame& game);
   void layout(Group& g);
+  static void place(Group& g, std::vector<std::unique_ptr<EngineGame>>& games, std::vector<std::size_t>& fresh);
   void evaluate(Group& g);
   // No rows left: no game may still wait on a deferred decision.
   static void check_idle(const Group& g);
@@ -174,13 +175,7 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
       if (slots[i]) fresh.push_back(i);
     }
   }
-  std::size_t free = g.fixed;
-  for (auto& b : spawned) {
-    while (free < slots.size() && slots[free]) ++free;
-    if (free == slots.size()) slots.emplace_back();
-    slots[free] = std::move(b);
-    fresh.push_back(free);
-  }
+  place(g, spawned, fresh);
   // Fresh games advance until each waits on a policy or has finished; then the games that
   // deferred a decision try to resume; the games that ended are handed over and replaced, and the
   // replacements advance in turn, until nothing changes.
@@ -226,12 +221,32 @@ void Engine::Impl::step(Group& g, EngineDriver& driver) {
         if (i < g.fixed) slots[i] = driver.next();
         if (slots[i]) again.push_back(i);
       }
+    // A game that is still waiting may have spawned more games to wait on (a staged search):
+    // they take free slots like step 1's, in slot then spawn order.
+    std::vector<std::unique_ptr<EngineGame>> more;
+    for (const std::size_t i : deferred)
+      if (slots[i])
+        for (auto& b : std::exchange(slots[i]->spawned_, {})) more.push_back(std::move(b));
+    place(g, more, again);
     const bool any_resumed = std::find(resumed.begin(), resumed.end(), 1) != resumed.end();
     if (again.empty() && !any_resumed) break;
     fresh = std::move(again);
   }
   while (slots.size() > g.fixed && !slots.back()) slots.pop_back();
   layout(g);
+}
+
+// Spawned games take the free slots after the driver's, appended to the group when there are
+// none, in order; their slots are added to `fresh`.
+void Engine::Impl::place(Group& g, std::vector<std::unique_ptr<EngineGame>>& games, std::vector<std::size_t>& fresh) {
+  auto& slots = g.slots;
+  std::size_t free = g.fixed;
+  for (auto& b : games) {
+    while (free < slots.size() && slots[free]) ++free;
+    if (free == slots.size()) slots.emplace_back();
+    slots[free] = std::move(b);
+    fresh.push_back(free);
+  }
 }
 
 // Rows per policy in slot order, then decision order; the games encode their own rows in parallel.

@@ -89,6 +89,10 @@ class AgentGame final : public EngineGame {
     auto& search = searches_[d.seat];
     HYDRA_CHECK(search != nullptr, "a deferred decision without a search");
     if (!search->done()) return std::nullopt;
+    if (const int walls = search->walls(); search->extend()) {  // a staged search goes on (option more)
+      for (auto& g : search->take_walls(walls, search->walls())) spawn(std::move(g));
+      return std::nullopt;
+    }
     const game::Action a = search->best();
     search->count(searchers_[d.seat]->counters(), a);
     search.reset();

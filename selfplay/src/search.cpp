@@ -90,6 +90,8 @@ SearchName parse_search_name(std::string_view name) {
       if (value != "0" && value != "1")
         throw Error("'" + std::string(name) + "': option riichi must be 0 or 1, got '" + std::string(value) + "'");
       o.riichi = value == "1";
+    } else if (key == "more") {
+      o.more = parse_count(name, key, value, 1, 4096);
     } else if (key == "depth") {
       o.depth = parse_count(name, key, value, 1, 10000);
     } else if (key == "continuation") {
@@ -112,7 +114,7 @@ SearchName parse_search_name(std::string_view name) {
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
                   "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
-                  "riichi, depth, tail, others)");
+                  "riichi, more, depth, tail, others)");
     }
   }
   const SearchOptions& o = out.options;
@@ -121,6 +123,9 @@ SearchName parse_search_name(std::string_view name) {
                 "': continuation=greedy plays every decision of a play-out by bot:greedy, which has no value head to "
                 "cut at (depth), no tail, no others and no temperature; for the network's first N decisions and the "
                 "greedy bot's after, use depth=N:tail=greedy, for the network in the searching seat alone others=greedy");
+  if (o.more > 0 && o.time > 0)
+    throw Error("'" + std::string(name) +
+                "': options more and time do not go together: a time budget plays the deals in rounds of its own");
   if (o.greedy_tail && o.depth == 0)
     throw Error("'" + std::string(name) +
                 "': option tail=greedy needs depth=N: bot:greedy plays on after the continuation's first N decisions");
@@ -255,6 +260,11 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   }
   if (played < walls) search.stop_at(played);
   HYDRA_CHECK(search.done(), "search: the engine ended before the play-outs");
+  if (search.extend()) {  // never with a budget (more and time are exclusive)
+    PlayOutsDriver driver(search.take_walls(walls, search.walls()));
+    engine_->run(driver);
+    HYDRA_CHECK(search.done(), "search: the engine ended before the further play-outs");
+  }
   const game::Action a = search.best();
   search.count(*counters_, a);
   last_ = Searched{search.candidates(), search.values(), a};
@@ -290,50 +300,90 @@ std::vector<game::Action> search_candidates(const float* probs, const game::Deci
 
 Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& agent, std::vector<game::Action> candidates,
                std::uint64_t index)
-    : seat_(seat),
+    : agent_(&agent),
+      seat_(seat),
+      index_(index),
       start_scores_(table.scores()),
       candidates_(std::move(candidates)),
       margin_(agent.options().margin),
       sigmas_(agent.options().sigmas),
       walls_(agent.options().walls),
+      more_(agent.options().more),
       reward_model_(agent.reward()) {
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   if (reward_model_ != nullptr) {
     kyoku_ = agent.kyoku();
     HYDRA_CHECK(!kyoku_.empty(), "search: a decision before the kyoku started");
   }
+  HYDRA_CHECK(agent.observer().view().seat() == seat, "search: the agent observes another seat");
+  cut_ = agent.options().play_out_agent(agent.continuation(), agent.others()).cut();
+  // Every deal's end is kept in place (the play-outs write into ends_): room for the further
+  // deals too, so that adding them moves nothing.
+  ends_.reserve(candidates_.size() * ix(walls_ + more_));
+  if (more_ > 0) {  // the further deals are dealt from the decision as it is now
+    base_ = table.branch({});
+    own_ = std::make_unique<encoder::Observer>(agent.observer());
+  }
+  deal(table, agent.observer(), 0, walls_);
+}
+
+// Deals [first, last) and their candidates' play-out games. A deal is keyed by its number alone,
+// so the first N deals of any search of this decision are the same deals.
+void Search::deal(const game::Table& table, const encoder::Observer& own, int first, int last) {
+  const SearchAgent& agent = *agent_;
   const SearchOptions& o = agent.options();
-  const auto s = static_cast<std::uint64_t>(seat.index());
-  const std::size_t n = candidates_.size() * ix(walls_);
+  const auto s = static_cast<std::uint64_t>(seat_.index());
+  const std::size_t n = candidates_.size() * ix(last);
+  const std::size_t added = n - ends_.size();
+  HYDRA_CHECK(n <= ends_.capacity(), "search: more deals than it has room for");
   ends_.resize(n);
-  outstanding_.store(static_cast<int>(n), std::memory_order_relaxed);
   games_.resize(n);
+  outstanding_.fetch_add(static_cast<int>(added), std::memory_order_acq_rel);
   // The seat's own encoder is its observer's; the others' follow from it and their dealt hands.
-  const encoder::Observer& own = agent.observer();
-  HYDRA_CHECK(own.view().seat() == seat, "search: the agent observes another seat");
   const game::SeatArray<encoder::SuitPerm> perms{};
   const PlayOutAgentSpec spec = o.play_out_agent(agent.continuation(), agent.others());
-  cut_ = spec.cut();
-  for (int w = 0; w < walls_; ++w) {
+  for (int w = first; w < last; ++w) {
     const auto wall = static_cast<std::uint64_t>(w);
-    game::Xoshiro256ss deal(game::derive(agent.key(), game::labels::search, {s, index, wall, 0}));
+    game::Xoshiro256ss stream(game::derive(agent.key(), game::labels::search, {s, index_, wall, 0}));
     std::unique_ptr<game::Table> dealt = table.branch({});
-    dealt->redeal_hidden(seat, deal);
+    dealt->redeal_hidden(seat_, stream);
     game::SeatArray<encoder::Encoder> enc{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
                                           encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))};
     for (int k = 0; k < game::kNumSeats; ++k) {
       const game::Seat o2(k);
-      enc[o2] = o2 == seat ? own.encoder()
-                           : encoder::Encoder(own.encoder().book().for_seat(own.view(), dealt->view(o2)));
+      enc[o2] = o2 == seat_ ? own.encoder()
+                            : encoder::Encoder(own.encoder().book().for_seat(own.view(), dealt->view(o2)));
     }
-    const PlayOutStart start{*dealt, seat, enc, perms, &agent.key()};
-    const game::StreamKey sampling = game::derive(agent.key(), game::labels::search, {s, index, wall, 1});
+    const PlayOutStart start{*dealt, seat_, enc, perms, &agent.key()};
+    const game::StreamKey sampling = game::derive(agent.key(), game::labels::search, {s, index_, wall, 1});
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
       const std::size_t i = ix(w) * candidates_.size() + k;
       games_[i] = std::make_unique<PlayOutGame>(start, candidates_[k], std::nullopt, spec, sampling, &ends_[i],
                                                 &outstanding_);
     }
   }
+}
+
+// A candidate is on course for the gate when its gain after the first deals already exceeds
+// margin plus sigmas standard errors scaled to the precision of all the deals: with walls + more
+// deals the standard error shrinks by sqrt(walls / (walls + more)), so a gain the first deals put
+// at sigmas * sqrt(walls / (walls + more)) of their standard errors is the one that, if it holds,
+// passes the gate at the end. Elsewhere the further deals could not change the choice but by
+// chance, and the argmax is played on the first deals.
+bool Search::extend() {
+  HYDRA_CHECK(done(), "search: extended before its play-outs ended");
+  if (more_ == 0 || !base_) return false;
+  const double scale = std::sqrt(static_cast<double>(walls_) / static_cast<double>(walls_ + more_));
+  const bool promising = std::ranges::any_of(gains(), [&](const Gain& g) { return g.gain > margin_ + sigmas_ * scale * g.se; });
+  std::unique_ptr<game::Table> table = std::move(base_);
+  const std::unique_ptr<encoder::Observer> own = std::move(own_);
+  if (!promising) return false;
+  rewards_.clear();  // the first deals' rewards are read again with the others'
+  const int first = walls_;
+  walls_ += more_;
+  extended_ = true;
+  deal(*table, *own, first, walls_);
+  return true;
 }
 
 void Search::settle() const {
@@ -405,11 +455,10 @@ std::vector<double> Search::values() const {
   return v;
 }
 
-game::Action Search::best() const {
+std::vector<Search::Gain> Search::gains() const {
   const std::vector<double> v = values();
   // Each candidate against the argmax, paired by deal: the mean gain and its standard error.
-  std::size_t best = 0;
-  double best_gain = 0;
+  std::vector<Gain> out;
   for (std::size_t k = 1; k < v.size(); ++k) {
     const double gain = v[k] - v[0];
     double var = 0;
@@ -417,10 +466,19 @@ game::Action Search::best() const {
       const double d = reward(k, w) - reward(0, w) - gain;
       var += d * d;
     }
-    const double se = walls_ > 1 ? std::sqrt(var / (walls_ - 1) / walls_) : 0.0;
-    if (gain > margin_ + sigmas_ * se && gain > best_gain) {
+    out.push_back({gain, walls_ > 1 ? std::sqrt(var / (walls_ - 1) / walls_) : 0.0});
+  }
+  return out;
+}
+
+game::Action Search::best() const {
+  std::size_t best = 0;
+  double best_gain = 0;
+  const std::vector<Gain> g = gains();
+  for (std::size_t k = 1; k < candidates_.size(); ++k) {
+    if (g[k - 1].gain > margin_ + sigmas_ * g[k - 1].se && g[k - 1].gain > best_gain) {
       best = k;
-      best_gain = gain;
+      best_gain = g[k - 1].gain;
     }
   }
   return candidates_[best];
@@ -429,6 +487,7 @@ game::Action Search::best() const {
 void Search::count(SearchCounters& c, game::Action played) const {
   c.searched.fetch_add(1, std::memory_order_relaxed);
   if (played != candidates_.front()) c.changed.fetch_add(1, std::memory_order_relaxed);
+  if (extended_) c.extended.fetch_add(1, std::memory_order_relaxed);
   c.play_outs.fetch_add(static_cast<std::int64_t>(ends_.size()), std::memory_order_relaxed);
   c.play_out_decisions.fetch_add(play_out_decisions(), std::memory_order_relaxed);
 }

@@ -593,6 +593,99 @@ TEST(Search, ATimeBudgetTooShortForASecondRoundPlaysTheFirstRoundsDeals) {
   }
 }
 
+// more=N, a staged search: after its first deals it plays N more only where a candidate is on
+// course for the gate. Where it does, it is the search of walls + N deals to the bit (values and
+// choice); where it does not, it is the search of the first deals, and that search plays the
+// argmax (a candidate passing the full gate on the first deals is on course for it).
+TEST(Search, AStagedSearchIsTheSearchOfAllItsDealsWhereItGoesOn) {
+  SearchSetup staged, first, all;
+  for (SearchSetup* s : {&staged, &first, &all}) {
+    s->options.continuation = std::string(kGreedyContinuation);
+    s->options.sigmas = 1;
+    s->options.candidates = 3;
+  }
+  staged.options.more = 6;
+  all.options.walls = 8;
+  int extended = 0, kept = 0;
+  const game::GameKey key = game::game_key(game::MasterSeed{27}, 0);
+  game::Table t(rules(), key, true);
+  play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+    if (n % 3 != 0 || table.pending().size() != 1 || d.mask.count() < 2) return;
+    std::vector<game::Action> cands;
+    for (int a = 0; a < game::kNumActions && cands.size() < 3; ++a)
+      if (d.mask.test(game::Action(a))) cands.emplace_back(a);
+    const auto search = [&](const SearchSetup& setup, Search** out, std::unique_ptr<SearchAgent>& agent) {
+      agent = setup.agent();
+      agent->start_game(d.seat, key);
+      for (const game::Event& e : table.events()) agent->observe(e);
+      auto* made = new Search(table, d.seat, *agent, cands, 5);
+      Games games(made->take_games());
+      Engine engine(EngineOptions{});
+      engine.run(games);
+      EXPECT_TRUE(made->done());
+      *out = made;
+    };
+    std::unique_ptr<SearchAgent> a1, a2, a3;
+    Search *s1 = nullptr, *s2 = nullptr, *s3 = nullptr;
+    search(staged, &s1, a1);
+    search(first, &s2, a2);
+    search(all, &s3, a3);
+    const std::unique_ptr<Search> own1(s1), own2(s2), own3(s3);
+    EXPECT_EQ(s1->values(), s2->values()) << "decision " << n;  // the first deals are the first search's
+    if (s1->extend()) {
+      EXPECT_EQ(s1->walls(), 8);
+      EXPECT_FALSE(s1->done());
+      Games more(s1->take_walls(2, 8));
+      Engine engine(EngineOptions{});
+      engine.run(more);
+      ASSERT_TRUE(s1->done());
+      EXPECT_EQ(s1->values(), s3->values()) << "decision " << n;
+      EXPECT_EQ(s1->best(), s3->best()) << "decision " << n;
+      EXPECT_FALSE(s1->extend());  // once
+      ++extended;
+    } else {
+      EXPECT_EQ(s1->walls(), 2);
+      EXPECT_EQ(s1->best(), cands.front()) << "decision " << n;
+      EXPECT_EQ(s2->best(), cands.front()) << "decision " << n;
+      ++kept;
+    }
+  });
+  EXPECT_GT(extended, 5);
+  EXPECT_GT(kept, 5);
+}
+
+// The staged search in games: the same games at one and two threads and through act() (hydra
+// bot's path), its further deals counted, and games of its own.
+TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
+  constexpr std::size_t kGames = 4;
+  SearchSetup plain;
+  const auto f = play_searching(plain, 1, kGames);
+  SearchSetup one, two, alone;
+  for (SearchSetup* s : {&one, &two, &alone}) {
+    s->options.sigmas = 1;
+    s->options.more = 4;
+  }
+  const auto a = play_searching(one, 1, kGames);
+  const auto b = play_searching(two, 2, kGames);
+  const auto c = play_searching_alone(alone, kGames);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t g = 0; g < a.size(); ++g) {
+    EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+    EXPECT_TRUE(a[g] == c[g]) << "game " << g;
+  }
+  const auto searched = one.counters->searched.load(), extended = one.counters->extended.load();
+  EXPECT_GT(searched, 10);
+  EXPECT_GT(extended, 0);
+  EXPECT_LT(extended, searched);
+  EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * searched + 2 * 4 * extended);  // candidates x walls
+  for (const SearchSetup* s : {&two, &alone}) {
+    EXPECT_EQ(s->counters->extended.load(), extended);
+    EXPECT_EQ(s->counters->play_out_decisions.load(), one.counters->play_out_decisions.load());
+  }
+  EXPECT_EQ(plain.counters->extended.load(), 0);
+  EXPECT_NE(a, f);
+}
+
 TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   const SearchName s = parse_search_name("search:m.ckpt:walls=16:threshold=0.2:candidates=2:temperature=0.5:margin=0.1:sigmas=2");
   EXPECT_EQ(s.checkpoint, "m.ckpt");
@@ -606,6 +699,8 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_EQ(parse_search_name("search:a.ckpt:grp=g.ckpt").options.grp, "g.ckpt");
   EXPECT_DOUBLE_EQ(parse_search_name("search:a.ckpt:time=0.5").options.time, 0.5);
   EXPECT_DOUBLE_EQ(parse_search_name("search:a.ckpt").options.time, 0.0);
+  EXPECT_EQ(parse_search_name("search:a.ckpt:walls=32:more=96").options.more, 96);
+  EXPECT_EQ(parse_search_name("search:a.ckpt").options.more, 0);
   const auto message = [](const std::string& name) {
     try {
       (void)parse_search_name(name);
@@ -628,6 +723,8 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:time=0").find("time must be > 0"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:time=soon").find("time needs a number"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:calls=no").find("calls must be 0 or 1, got 'no'"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:more=0").find("option more must be a whole number in [1, 4096]"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:more=8:time=0.5").find("options more and time do not go together"), std::string::npos);
   EXPECT_TRUE(parse_search_name("search:m.ckpt:continuation=greedy:walls=64").options.greedy());
   EXPECT_FALSE(parse_search_name("search:m.ckpt:continuation=b.ckpt").options.greedy());
   const SearchOptions tail = parse_search_name("search:m.ckpt:depth=8:tail=greedy:grp=g.ckpt").options;

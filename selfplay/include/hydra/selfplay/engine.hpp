@@ -82,7 +82,8 @@ class EngineGame {
   double encode_seconds = 0;
 
  protected:
-  // From choose(): another game for the engine to play in this run, beside this one (step 2).
+  // From choose(), or from resume() when it answers nullopt (to wait on more games): another game
+  // for the engine to play in this run, beside this one (step 2).
   void spawn(std::unique_ptr<EngineGame> game) { spawned_.push_back(std::move(game)); }
   // From choose(): this decision has no action yet (its return value is ignored); the game waits,
   // without rows, until resume() answers it. A deferred game must have spawned the games whose

@@ -32,6 +32,11 @@
 //   calls=0                decisions on another seat's discard or kan are not searched (argmax)
 //   riichi=0               whether to declare riichi is the argmax's: a declaration is played as
 //                          it is (its riichi discard is searched), a dama turn searches its discards
+//   more=N                 a staged search: after the first `walls` deals, N more (the same deals
+//                          a search of walls + N plays) only where a candidate is on course for the
+//                          gate, its gain above margin + sigmas * sqrt(walls / (walls + N)) of the
+//                          first deals' standard errors; elsewhere the argmax is played on the
+//                          first deals. Not with time.
 //   depth=N                cut each play-out at the seat's first network decision after N
 //                          decisions (or its first in the next kyoku) and score it by the
 //                          continuation's value head there, which a behaviour-cloned checkpoint
@@ -93,6 +98,7 @@ struct SearchOptions {
   double time = 0;  // seconds per searched decision; 0: no budget, every wall
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
   bool riichi = true;  // false: whether to declare riichi is the argmax's (its discards are searched)
+  int more = 0;  // > 0: after the first `walls` deals, this many more where a candidate is on course for the gate
   int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
   bool greedy_tail = false;  // with depth: not cut, bot:greedy plays on after the depth's decisions
   // Who plays the other seats of a play-out: empty: the continuation; kGreedyContinuation:
@@ -127,6 +133,7 @@ struct SearchCounters {
   std::atomic<std::int64_t> decisions{0};  // network decisions of the agent
   std::atomic<std::int64_t> searched{0};   // of those, with two or more candidates
   std::atomic<std::int64_t> changed{0};    // of those, where it played another action than the argmax
+  std::atomic<std::int64_t> extended{0};   // of those, where it played `more` deals beyond the first
   std::atomic<std::int64_t> play_outs{0};
   std::atomic<std::int64_t> play_out_decisions{0};
   // The longest search run at once (act(), or under a time budget), in microseconds: the wait a
@@ -227,6 +234,10 @@ class Search {
   // Ends the search at its first `walls` deals, whose games have been played (a time budget);
   // the games of the others are dropped unplayed.
   void stop_at(int walls);
+  // Once done(), with option more: whether the search goes on, its further deals dealt (their
+  // games from take_walls(the walls before, walls())); false when no candidate is on course for
+  // the gate, or after the one extension.
+  bool extend();
   int walls() const { return walls_; }
   bool done() const { return outstanding_.load(std::memory_order_acquire) == 0; }
   // Once done(): the action to play, and each candidate's mean reward (candidates' order). The
@@ -243,13 +254,26 @@ class Search {
  private:
   double reward(std::size_t candidate, int wall) const;  // the seat's reward on one play-out
   void settle() const;                                   // fills rewards_ once
+  struct Gain {
+    double gain = 0;  // mean reward less the argmax's, paired by deal
+    double se = 0;    // standard error of the paired differences
+  };
+  std::vector<Gain> gains() const;  // of each candidate but the argmax, in order
+  void deal(const game::Table& table, const encoder::Observer& own, int first, int last);
 
+  const SearchAgent* agent_;
   game::Seat seat_;
+  std::uint64_t index_ = 0;
   game::Scores start_scores_{};
   std::vector<game::Action> candidates_;
   double margin_ = 0;
   double sigmas_ = 0;
   int walls_ = 0;
+  int more_ = 0;
+  bool extended_ = false;
+  // With more: the decision's table and the seat's observer as they were, for the further deals.
+  std::unique_ptr<game::Table> base_;
+  std::unique_ptr<encoder::Observer> own_;
   bool cut_ = false;  // play-outs end at the cut with the continuation's value
   std::vector<PlayOutEnd> ends_;  // deal-major: ends_[w * candidates + k]
   SearchReward* reward_model_ = nullptr;

@@ -610,7 +610,7 @@ TEST(Search, AStagedSearchIsTheSearchOfAllItsDealsWhereItGoesOn) {
   const game::GameKey key = game::game_key(game::MasterSeed{27}, 0);
   game::Table t(rules(), key, true);
   play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
-    if (n % 3 != 0 || table.pending().size() != 1 || d.mask.count() < 2) return;
+    if (n % 3 != 0 || table.pending().size() != 1 || d.mask.count() < 2 || (extended >= 6 && kept >= 6)) return;
     std::vector<game::Action> cands;
     for (int a = 0; a < game::kNumActions && cands.size() < 3; ++a)
       if (d.mask.test(game::Action(a))) cands.emplace_back(a);
@@ -650,14 +650,14 @@ TEST(Search, AStagedSearchIsTheSearchOfAllItsDealsWhereItGoesOn) {
       ++kept;
     }
   });
-  EXPECT_GT(extended, 5);
-  EXPECT_GT(kept, 5);
+  EXPECT_GE(extended, 6);
+  EXPECT_GE(kept, 6);
 }
 
 // The staged search in games: the same games at one and two threads and through act() (hydra
 // bot's path), its further deals counted, and games of its own.
 TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
-  constexpr std::size_t kGames = 4;
+  constexpr std::size_t kGames = 3;  // the test is short under TSan
   SearchSetup plain;
   const auto f = play_searching(plain, 1, kGames);
   SearchSetup one, two, alone;

@@ -9,6 +9,7 @@
 
 #include "config_validate.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/read_file.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 
@@ -329,12 +330,7 @@ Config load(const std::optional<std::filesystem::path>& file, const std::vector<
   std::error_code ec;
   if (std::filesystem::is_directory(*file, ec))
     throw Error("config file '" + file->string() + "' is a directory (--config takes a JSON file)");
-  std::ifstream in(*file, std::ios::binary);
-  if (!in) throw Error("cannot open config file '" + file->string() + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error("cannot read config file '" + file->string() + "'");
-  return parse(text.str(), file->string(), overrides);
+  return parse(read_file(*file, "config file"), file->string(), overrides);
 }
 
 nlohmann::ordered_json to_json(const Config& config) {

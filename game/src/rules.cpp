@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/read_file.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/common/index.hpp"
@@ -134,11 +135,7 @@ TableRules parse_rules(std::string_view json_text, std::string_view origin) {
 }
 
 TableRules load_rules(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open rules file '" + file.string() + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_rules(text.str(), file.string());
+  return parse_rules(read_file(file, "rules file"), file.string());
 }
 
 std::optional<GameLength> parse_game_length(std::string_view text) {

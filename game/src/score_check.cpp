@@ -8,6 +8,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
+#include "hydra/common/read_file.hpp"
 #include "hydra/common/text.hpp"
 #include "hydra/game/agari.hpp"
 #include "hydra/game/shanten.hpp"
@@ -18,17 +19,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open '" + file.string() + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 Json read_json(const std::filesystem::path& file) {
   try {
-    return json::parse(read_text(file));
+    return json::parse(read_file(file));
   } catch (const json::ParseError& e) {
     throw Error("'" + file.string() + "' is not valid JSON: " + e.what());
   }

@@ -10,7 +10,7 @@
 #include <torch/csrc/jit/serialization/export.h>
 #include <torch/csrc/jit/serialization/pickler.h>
 
-#include "file_io.hpp"
+#include "hydra/common/read_file.hpp"
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/config_io.hpp"
 #include "hydra/common/error.hpp"
@@ -140,7 +140,7 @@ nlohmann::ordered_json parse_json(const fs::path& file, const std::string& field
 std::string expected_digest(const fs::path& file) {
   const auto side = sidecar_of(file);
   if (!fs::exists(side)) refuse(file, "no SHA-256 sidecar '" + side.filename().string() + "' (incomplete write?)");
-  const auto text = detail::read_file(side);
+  const auto text = read_file(side);
   const auto digest = text.substr(0, text.find_first_of(" \n"));
   if (digest.size() != 64) refuse(file, "malformed SHA-256 sidecar '" + side.string() + "'");
   return digest;
@@ -201,11 +201,11 @@ void save_checkpoint(const fs::path& file, const CheckpointData& data, const tor
   write_file_atomic(file, bytes);
 }
 
-void verify_checkpoint(const fs::path& file) { verify_bytes(file, detail::read_file(file)); }
+void verify_checkpoint(const fs::path& file) { verify_bytes(file, read_file(file)); }
 
 CheckpointData load_checkpoint(const fs::path& file, torch::nn::Module* model, torch::optim::Optimizer* optimizer,
                                const LoadOptions& options) {
-  const auto bytes = detail::read_file(file);
+  const auto bytes = read_file(file);
   verify_bytes(file, bytes);
   torch::Device device = torch::kCPU;
   if (model && !model->parameters().empty()) device = model->parameters().front().device();
@@ -297,7 +297,7 @@ std::vector<fs::path> CheckpointDir::list() const {
 std::optional<fs::path> CheckpointDir::pointer(std::string_view name) const {
   const auto file = dir_ / name;
   if (!fs::exists(file)) return std::nullopt;
-  auto text = detail::read_file(file);
+  auto text = read_file(file);
   text = text.substr(0, text.find('\n'));
   if (text.empty() || text.find('/') != std::string::npos || !step_of(text))
     throw Error("checkpoint pointer '" + file.string() + "' does not name a checkpoint file");

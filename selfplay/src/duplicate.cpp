@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hydra/common/error.hpp"
+#include "hydra/common/read_file.hpp"
 #include "hydra/data/mjai.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/selfplay/bots.hpp"
@@ -89,13 +90,7 @@ void play_all(const EvalOptions& o, const game::TableRules& rules,
       });
 }
 
-std::string file_digest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) throw Error(path + ": cannot read it: " + std::strerror(errno));
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return game::to_hex(game::sha256(bytes.str()));
-}
+std::string file_digest(const std::string& path) { return game::to_hex(game::sha256(read_file(path))); }
 
 // What decides a duplicate's games: the agents' names and the SHA-256 of every file they load (a
 // checkpoint trained again at the same path is another agent), the rules, the master seed and the

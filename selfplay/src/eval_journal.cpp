@@ -11,6 +11,7 @@
 
 #include "hydra/common/atomic_file.hpp"
 #include "hydra/common/error.hpp"
+#include "hydra/common/read_file.hpp"
 #include "hydra/common/index.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/log.hpp"
@@ -123,11 +124,7 @@ EvalJournal::EvalJournal(const std::filesystem::path& file, const nlohmann::orde
   std::vector<std::string> lines;
   bool torn = false;
   if (std::filesystem::exists(file)) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw Error(file.string() + ": cannot read the journal: " + std::strerror(errno));
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string all = text.str();
+    const std::string all = read_file(file, "the journal");
     std::size_t at = 0;
     while (at < all.size()) {
       const std::size_t end = all.find('\n', at);

@@ -511,7 +511,9 @@ TEST(Actors, GatedActionValuesAreTheUngatedOnesOrZero) {
     ++values;
     EXPECT_TRUE(vn[i] == v[i] || vn[i] == 0.0f) << i;
     EXPECT_TRUE(vw[i] == v[i] || vw[i] == 0.0f) << i;
-    if (vw[i] != 0.0f) EXPECT_EQ(vn[i], v[i]) << i;  // what two standard errors keep, half of one keeps
+    if (vw[i] != 0.0f) {
+      EXPECT_EQ(vn[i], v[i]) << i;  // what two standard errors keep, half of one keeps
+    }
     kept_narrow += vn[i] != 0.0f;
     kept_wide += vw[i] != 0.0f;
   }

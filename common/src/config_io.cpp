@@ -1,7 +1,6 @@
 #include "hydra/common/config_io.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>

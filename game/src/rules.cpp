@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <deque>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <type_traits>
 #include <utility>
 

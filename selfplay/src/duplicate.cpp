@@ -3,16 +3,12 @@
 #include "hydra/selfplay/duplicate.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <span>
-#include <sstream>
 #include <utility>
 #include <vector>
 

@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 

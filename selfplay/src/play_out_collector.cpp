@@ -2,6 +2,8 @@
 
 #include "play_out_collector.hpp"
 
+#include "standard_error.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -246,14 +248,8 @@ void PlayOutCollector::settle(const SeatTrajectory& st, KyokuRewardModel& model)
 // decisions it moves the policy as surely as a real difference does.
 double PlayOutCollector::gated(double mean, std::size_t j, std::size_t m, const std::vector<double>& r,
                                const std::vector<double>& base) const {
-  const std::size_t walls = base.size();
-  if (walls < 2) return mean;
-  double var = 0;
-  for (std::size_t w = 0; w < walls; ++w) {
-    const double d = r[w * m + j] - base[w] - mean;
-    var += d * d;
-  }
-  const double se = std::sqrt(var / static_cast<double>(walls - 1) / static_cast<double>(walls));
+  if (base.size() < 2) return mean;
+  const double se = standard_error(base.size(), mean, [&](std::size_t w) { return r[w * m + j] - base[w]; });
   return std::abs(mean) > sigmas_ * se ? mean : 0.0;
 }
 

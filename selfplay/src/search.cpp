@@ -15,6 +15,7 @@
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/seed.hpp"
 #include "hydra/selfplay/rewards.hpp"
+#include "standard_error.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -461,12 +462,9 @@ std::vector<Search::Gain> Search::gains() const {
   std::vector<Gain> out;
   for (std::size_t k = 1; k < v.size(); ++k) {
     const double gain = v[k] - v[0];
-    double var = 0;
-    for (int w = 0; w < walls_; ++w) {
-      const double d = reward(k, w) - reward(0, w) - gain;
-      var += d * d;
-    }
-    out.push_back({gain, walls_ > 1 ? std::sqrt(var / (walls_ - 1) / walls_) : 0.0});
+    out.push_back({gain, standard_error(ix(walls_), gain, [&](std::size_t w) {
+                     return reward(k, static_cast<int>(w)) - reward(0, static_cast<int>(w));
+                   })});
   }
   return out;
 }

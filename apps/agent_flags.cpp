@@ -15,11 +15,14 @@ void AgentFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--temperature", options.temperature, "sampling temperature (with --sample)")
       ->check(number_in(0.0, kMaxTemperature, true))
       ->capture_default_str();
+  cmd.add_flag("--cpu-bf16", options.cpu_bf16,
+               "checkpoint agents on the CPU run their policy in bf16 (model.cpu_bf16_inference; about three times "
+               "faster on CPUs with AMX, docs/MODEL.md): a player of its own, close to the fp32 one");
 }
 
 std::string AgentFlags::play_mode() const {
   return (options.sample ? fmt::format("sampled at T={}", options.temperature) : std::string("argmax")) +
-         " on device " + device;
+         " on device " + device + (options.cpu_bf16 ? " in bf16" : "");
 }
 
 selfplay::ModelAgents AgentFlags::make(const std::vector<std::string>& names, const game::TableRules& rules) const {

@@ -98,15 +98,15 @@ void run_review(const ReviewFlags& f) {
   // One thread: a batch of a few hundred rows gains little from more on the CPU, and on a loaded
   // machine torch's waiting threads cost several times the work (command_threads.hpp).
   const CommandThreads threads(1);
-  const auto policy = torch_side::load().policy_loader(checkpoint, f.device);
+  const auto policy = torch_side::load().policy_loader(checkpoint, f.device, false);
   log::info("review: {} with checkpoint {} (step {}) on {}, loaded in {:.2f} s", f.game, checkpoint, policy->version(),
             f.device, since(t_load));
   std::optional<selfplay::ModelAgents> agents;
   if (search) {
     // The search's own checkpoint is the policy loaded above; another (a continuation) loads.
     selfplay::PolicyLoader loader = [policy, checkpoint, load = torch_side::load().policy_loader](
-                                        const std::string& path, const std::string& device) {
-      return path == checkpoint ? policy : load(path, device);
+                                        const std::string& path, const std::string& device, bool cpu_bf16) {
+      return path == checkpoint && !cpu_bf16 ? policy : load(path, device, cpu_bf16);
     };
     agents.emplace(f.device, rules, selfplay::ModelAgentOptions{}, std::move(loader), torch_side::load().reward_loader);
     (void)agents->make(f.model);  // its options and checkpoints are checked before the review starts

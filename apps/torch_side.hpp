@@ -92,7 +92,8 @@ struct Commands {
   // The keys hydra info adds from the loaded LibTorch (CUDA and cuDNN availability, devices).
   void (*runtime_info)(nlohmann::ordered_json& j);
   // The loader of checkpoint agents (selfplay::checkpoint_policy), a selfplay::PolicyLoader.
-  std::shared_ptr<selfplay::BatchPolicy> (*policy_loader)(const std::string& path, const std::string& device);
+  std::shared_ptr<selfplay::BatchPolicy> (*policy_loader)(const std::string& path, const std::string& device,
+                                                          bool cpu_bf16);
   // The loader of a search agent's GRP (selfplay::GrpRewardModel), a selfplay::RewardLoader.
   std::shared_ptr<selfplay::KyokuRewardModel> (*reward_loader)(const std::string& path);
   // Caps LibTorch's intra-op threads (model::limit_torch_threads); commands call it through

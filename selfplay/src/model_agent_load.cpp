@@ -48,15 +48,15 @@ std::vector<std::string> ModelAgents::files_of(const std::string& name) {
   return {name};
 }
 
-std::shared_ptr<BatchPolicy> ModelAgents::policy(const std::string& path) {
+std::shared_ptr<BatchPolicy> ModelAgents::policy(const std::string& path, bool cpu_bf16) {
   const std::scoped_lock lock(mu_);
-  auto it = loaded_.find(path);
+  auto it = loaded_.find({path, cpu_bf16});
   if (it != loaded_.end()) return it->second;
   (void)is_checkpoint(path);
   HYDRA_CHECK(loader_ != nullptr, "ModelAgents: a checkpoint agent without a policy loader");
-  std::shared_ptr<BatchPolicy> p = loader_(path, device_);
-  log::info("agent: checkpoint {} (step {}) on {}", path, p->version(), device_);
-  loaded_.emplace(path, p);
+  std::shared_ptr<BatchPolicy> p = loader_(path, device_, cpu_bf16);
+  log::info("agent: checkpoint {} (step {}) on {}{}", path, p->version(), device_, cpu_bf16 ? ", bf16 on the CPU" : "");
+  loaded_.emplace(std::pair{path, cpu_bf16}, p);
   return p;
 }
 
@@ -69,11 +69,15 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
   if (is_bot_name(name)) return make_bot(name);
   if (is_search_name(name)) {
     const SearchName s = parse_search_name(name);
-    std::shared_ptr<BatchPolicy> p = policy(s.checkpoint);
-    std::shared_ptr<BatchPolicy> c = s.options.continuation.empty() ? p
-                                     : s.options.greedy()            ? nullptr
-                                                                     : policy(s.options.continuation);
-    std::shared_ptr<BatchPolicy> others = s.options.network_others() ? policy(s.options.others) : nullptr;
+    std::shared_ptr<BatchPolicy> p = policy(s.checkpoint, options_.cpu_bf16);
+    // With bf16=1 the play-outs' networks run the bf16 CPU forward; the decision itself is the
+    // agents' precision.
+    const bool play_out_bf16 = options_.cpu_bf16 || s.options.bf16;
+    std::shared_ptr<BatchPolicy> c = s.options.greedy() ? nullptr
+                                     : policy(s.options.continuation.empty() ? s.checkpoint : s.options.continuation,
+                                              play_out_bf16);
+    std::shared_ptr<BatchPolicy> others =
+        s.options.network_others() ? policy(s.options.others, play_out_bf16) : nullptr;
     std::shared_ptr<SearchCounters> counters;
     std::shared_ptr<SearchReward> reward;
     {
@@ -107,7 +111,7 @@ std::unique_ptr<game::Agent> ModelAgents::make(const std::string& name) {
     }
     return external_->make(name);
   }
-  return std::make_unique<ModelAgent>(policy(name), *rules_, name, options_);
+  return std::make_unique<ModelAgent>(policy(name, options_.cpu_bf16), *rules_, name, options_);
 }
 
 AgentFactory ModelAgents::factory() {

@@ -91,6 +91,10 @@ SearchName parse_search_name(std::string_view name) {
       if (value != "0" && value != "1")
         throw Error("'" + std::string(name) + "': option riichi must be 0 or 1, got '" + std::string(value) + "'");
       o.riichi = value == "1";
+    } else if (key == "bf16") {
+      if (value != "0" && value != "1")
+        throw Error("'" + std::string(name) + "': option bf16 must be 0 or 1, got '" + std::string(value) + "'");
+      o.bf16 = value == "1";
     } else if (key == "more") {
       o.more = parse_count(name, key, value, 1, 4096);
     } else if (key == "depth") {
@@ -115,7 +119,7 @@ SearchName parse_search_name(std::string_view name) {
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
                   "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
-                  "riichi, more, depth, tail, others)");
+                  "riichi, more, depth, tail, others, bf16)");
     }
   }
   const SearchOptions& o = out.options;

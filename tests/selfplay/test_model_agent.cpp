@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/cpu_bf16.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/duplicate.hpp"
 #include "one_game.hpp"
@@ -274,6 +276,46 @@ TEST(ModelAgent, LockstepEvalEqualsOneAtATime) {
     const oneapi::tbb::global_control one(oneapi::tbb::global_control::max_allowed_parallelism, 1);
     EXPECT_EQ(report_json(o, run_eval(o)).dump(), report_json(o, r).dump());
   }
+}
+
+// --cpu-bf16 and a search's bf16=1: a checkpoint is loaded once per precision, the bf16 one with
+// model.cpu_bf16_inference (model::CpuBf16Net in its evaluate()), and a bf16 eval replays exactly.
+TEST(ModelAgents, Bf16CheckpointsLoadApartAndReplayExactly) {
+  if (!model::CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX2/FMA";
+  TempDir dir;
+  const fs::path ckpt = write_checkpoint(dir.path, tiny_model(), 11);
+  std::vector<std::pair<std::string, bool>> loads;
+  std::vector<std::shared_ptr<BatchPolicy>> loaded;
+  const PolicyLoader counting = [&](const std::string& path, const std::string& device, bool cpu_bf16) {
+    loads.emplace_back(path, cpu_bf16);
+    loaded.push_back(checkpoint_policy(path, device, cpu_bf16));
+    return loaded.back();
+  };
+  ModelAgents agents("cpu", rules(), {}, counting);
+  (void)agents.make("search:" + ckpt.string() + ":walls=2:bf16=1");
+  (void)agents.make("search:" + ckpt.string() + ":walls=2");
+  ASSERT_EQ(loads.size(), 2u);  // the root in fp32 (shared by both), the play-outs' network in bf16
+  EXPECT_EQ(loads[0], std::pair(ckpt.string(), false));
+  EXPECT_EQ(loads[1], std::pair(ckpt.string(), true));
+  const auto* fp32 = dynamic_cast<const InferenceModel*>(loaded[0].get());
+  const auto* bf16 = dynamic_cast<const InferenceModel*>(loaded[1].get());
+  ASSERT_TRUE(fp32 != nullptr && bf16 != nullptr);
+  EXPECT_FALSE(fp32->model_config().cpu_bf16_inference);
+  EXPECT_TRUE(bf16->model_config().cpu_bf16_inference);
+
+  ModelAgentOptions low;
+  low.cpu_bf16 = true;
+  ModelAgents bf16_agents("cpu", rules(), low, checkpoint_policy);
+  EvalOptions o;
+  o.challenger = ckpt.string();
+  o.champion = "bot:random";
+  o.seeds = 2;
+  o.master = game::MasterSeed{123};
+  o.make_agent = bf16_agents.factory();
+  const std::string report = report_json(o, run_eval(o)).dump();
+  ModelAgents again("cpu", rules(), low, checkpoint_policy);
+  o.make_agent = again.factory();
+  EXPECT_EQ(report_json(o, run_eval(o)).dump(), report);
 }
 
 TEST(ModelAgents, NamesResolveToBotsOrCheckpoints) {

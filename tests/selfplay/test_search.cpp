@@ -833,5 +833,17 @@ TEST(Search, WithoutRiichiTheDeclarationIsTheArgmaxs) {
   EXPECT_TRUE(parse_search_name("search:x.ckpt").options.riichi);
 }
 
+TEST(SearchName, Bf16IsZeroOrOneAndOffByDefault) {
+  EXPECT_FALSE(parse_search_name("search:x.ckpt").options.bf16);
+  EXPECT_TRUE(parse_search_name("search:x.ckpt:walls=4:bf16=1").options.bf16);
+  EXPECT_FALSE(parse_search_name("search:x.ckpt:bf16=0").options.bf16);
+  try {
+    parse_search_name("search:m.ckpt:bf16=2");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bf16 must be 0 or 1, got '2'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace hydra::selfplay

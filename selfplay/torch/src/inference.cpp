@@ -36,6 +36,7 @@ std::shared_ptr<const InferenceModel::Weights> InferenceModel::copy_of(const mod
   }
   s->net->eval();
   s->version = version;
+  if (device_.is_cpu() && config_.cpu_bf16_inference) s->bf16 = std::make_shared<const model::CpuBf16Net>(*s->net);
   if (device_.is_cuda() && config_.cuda_graphs && detail::cuda_graphs_built())
     s->graphs = std::make_shared<detail::GraphedForward>(s->net, device_, model::autocast_enabled(config_, device_.type()));
   return s;
@@ -98,6 +99,10 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
     // No copy at all: the network reads the caller's buffers.
     obs = torch::from_blob(const_cast<float*>(in.obs), {n, encoder::kChannels, encoder::kTiles});
     ctx = torch::from_blob(const_cast<float*>(in.context), {n, kContext});
+    if (snap->bf16) {
+      finish(snap->bf16->logits_and_values(obs, ctx));
+      return;
+    }
   } else {
     // One host->device copy: observations and contexts packed row by row into a pinned buffer
     // (torch's caching host allocator reuses it), then split on the device.
@@ -124,13 +129,14 @@ void InferenceModel::evaluate(const PolicyBatch& in, PolicyOutput out) {
              .contiguous());
 }
 
-std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device) {
+std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device, bool cpu_bf16) {
   model::LoadOptions options;
   options.restore_rng = false;
   const auto data = model::load_checkpoint(path, nullptr, nullptr, options);
   if (data.kind != "hydra_net")
     throw Error("checkpoint '" + path.string() + "' holds a '" + data.kind + "' network, not a hydra_net policy");
-  const config::Config cfg = model::stored_config(path, data);
+  config::Config cfg = model::stored_config(path, data);
+  if (cpu_bf16) cfg.model.cpu_bf16_inference = true;
   model::HydraNet net(cfg.model);
   model::load_checkpoint(path, net.ptr().get(), nullptr, options);
   return std::make_shared<InferenceModel>(*net, device, data.step);
@@ -142,7 +148,7 @@ namespace {
 std::shared_ptr<InferenceModel> load_player(const config::Config& cfg, const std::string& player, torch::Device device) {
   const config::PlayOutPlayer who = config::play_out_player(player);
   if (!config::loads_checkpoint(who)) return nullptr;
-  return load_policy(who == config::PlayOutPlayer::start ? cfg.ppo.init : player, device);
+  return load_policy(who == config::PlayOutPlayer::start ? cfg.ppo.init : player, device, cfg.model.cpu_bf16_inference);
 }
 }  // namespace
 
@@ -154,8 +160,8 @@ std::shared_ptr<InferenceModel> play_out_others_policy(const config::Config& cfg
   return load_player(cfg, cfg.selfplay.play_out_others, device);
 }
 
-std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device) {
-  return load_policy(path, torch::Device(model::resolve_device(device)));
+std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device, bool cpu_bf16) {
+  return load_policy(path, torch::Device(model::resolve_device(device)), cpu_bf16);
 }
 
 }  // namespace hydra::selfplay

@@ -38,6 +38,7 @@ namespace hydra::selfplay {
 struct ModelAgentOptions {
   bool sample = false;       // false: greedy argmax
   double temperature = 1.0;  // sampling only: probabilities ^ (1 / temperature), renormalised
+  bool cpu_bf16 = false;     // checkpoints on the CPU run the bf16 forward (model.cpu_bf16_inference)
 };
 
 class ModelAgent final : public BatchedAgent {
@@ -87,9 +88,11 @@ class ModelAgent final : public BatchedAgent {
 // exceeds u * total (u in [0, 1)).
 game::Action pick_action(const float* probs, const game::ActionMask& mask, std::optional<double> u);
 
-// Loads a checkpoint as a policy on a device ("cpu", "cuda", "auto"); the torch library's
-// checkpoint_policy (inference.hpp) is the real one.
-using PolicyLoader = std::function<std::shared_ptr<BatchPolicy>(const std::string& path, const std::string& device)>;
+// Loads a checkpoint as a policy on a device ("cpu", "cuda", "auto"), on the CPU in bf16 where
+// asked (model.cpu_bf16_inference); the torch library's checkpoint_policy (inference.hpp) is the
+// real one.
+using PolicyLoader =
+    std::function<std::shared_ptr<BatchPolicy>(const std::string& path, const std::string& device, bool cpu_bf16)>;
 
 struct SearchCounters;  // search.hpp
 struct SearchReward;    // search.hpp
@@ -123,14 +126,15 @@ class ModelAgents {
   static std::vector<std::string> files_of(const std::string& name);
 
  private:
-  std::shared_ptr<BatchPolicy> policy(const std::string& path);
+  // The checkpoint at `path`, loaded once per precision.
+  std::shared_ptr<BatchPolicy> policy(const std::string& path, bool cpu_bf16);
 
   std::string device_;
   const game::TableRules* rules_;
   ModelAgentOptions options_;
   PolicyLoader loader_;
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<BatchPolicy>> loaded_;
+  std::map<std::pair<std::string, bool>, std::shared_ptr<BatchPolicy>> loaded_;  // by (path, cpu_bf16)
   std::map<std::string, std::shared_ptr<SearchCounters>> searches_;
   RewardLoader reward_loader_;
   std::map<std::string, std::shared_ptr<SearchReward>> rewards_;  // by GRP path

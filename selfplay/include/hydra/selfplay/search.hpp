@@ -104,6 +104,7 @@ struct SearchOptions {
   // Who plays the other seats of a play-out: empty: the continuation; kGreedyContinuation:
   // bot:greedy; else a checkpoint (the continuation plays the searching seat alone).
   std::string others;
+  bool bf16 = false;  // the play-outs' networks run the bf16 CPU forward (model.cpu_bf16_inference)
 
   // Whether bot:greedy plays every decision of a play-out after the candidate.
   bool greedy() const;

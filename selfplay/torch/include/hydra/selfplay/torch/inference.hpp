@@ -6,8 +6,9 @@
 // publish() copies the learner's weights into a NEW snapshot and swaps the pointer under a mutex:
 // a forward pass holds its own shared_ptr to the snapshot it started with, so a publish never
 // races a forward, and every forward that starts after publish() returned uses the new weights.
-// evaluate() enters torch::InferenceMode (and bf16 autocast on CUDA per model.cuda_bf16, on CPU
-// per model.cpu_bf16) in the calling thread, makes one host->device copy of the batch (pinned
+// evaluate() enters torch::InferenceMode (and bf16 autocast on CUDA per model.cuda_bf16; on the
+// CPU with model.cpu_bf16_inference it runs model::CpuBf16Net, the bf16 forward of the policy and value) in
+// the calling thread, makes one host->device copy of the batch (pinned
 // staging on CUDA), and returns the masked softmax and the value. Safe to call from several
 // threads at once. On CUDA with model.cuda_graphs, the forward replays CUDA graphs captured per
 // batch bucket for each snapshot (docs/GPU.md "CUDA graphs"); forward() is always eager.
@@ -24,6 +25,7 @@
 #include <torch/torch.h>
 
 #include "hydra/common/config.hpp"
+#include "hydra/model/cpu_bf16.hpp"
 #include "hydra/model/network.hpp"
 #include "hydra/selfplay/actors.hpp"
 #include "hydra/selfplay/policy.hpp"
@@ -65,6 +67,7 @@ class InferenceModel final : public BatchPolicy {
     mutable model::HydraNet net{nullptr};  // forward() is non-const; the weights never change
     std::int64_t version = 0;
     std::shared_ptr<detail::GraphedForward> graphs;  // CUDA with model.cuda_graphs, else null
+    std::shared_ptr<const model::CpuBf16Net> bf16;   // CPU with model.cpu_bf16_inference, else null
   };
   std::shared_ptr<const Weights> current() const;
   std::shared_ptr<const Weights> copy_of(const model::HydraNetImpl& net, std::int64_t version) const;
@@ -77,17 +80,19 @@ class InferenceModel final : public BatchPolicy {
 };
 
 // A hydra_net checkpoint as a policy (model config from the checkpoint's config, version = its
-// step). Errors name the file.
-std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device);
+// step; `cpu_bf16` turns model.cpu_bf16_inference on). Errors name the file.
+std::shared_ptr<InferenceModel> load_policy(const std::filesystem::path& path, torch::Device device,
+                                            bool cpu_bf16 = false);
 
 // The network of selfplay.play_out_agent (`start`: the checkpoint of ppo.init; a checkpoint path)
-// for Actors::set_play_out_policy, loaded on `device`; null for bot:greedy and the snapshot.
+// for Actors::set_play_out_policy, loaded on `device` (in bf16 with the run's
+// model.cpu_bf16_inference); null for bot:greedy and the snapshot.
 std::shared_ptr<InferenceModel> play_out_policy(const config::Config& cfg, torch::Device device);
 // The network of selfplay.play_out_others (`start`: ppo.init; a checkpoint path) for
 // Actors::set_play_out_others_policy; null for agent and bot:greedy.
 std::shared_ptr<InferenceModel> play_out_others_policy(const config::Config& cfg, torch::Device device);
 
 // load_policy on model::resolve_device(device): the PolicyLoader (model_agent.hpp) of checkpoint agents.
-std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device);
+std::shared_ptr<BatchPolicy> checkpoint_policy(const std::string& path, const std::string& device, bool cpu_bf16 = false);
 
 }  // namespace hydra::selfplay

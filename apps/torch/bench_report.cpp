@@ -57,13 +57,17 @@ Json model_head(const config::Config& cfg, const torch::Device& device) {
               {"blocks", cfg.model.blocks},
               {"channels", cfg.model.channels},
               {"bf16_autocast", model::autocast_enabled(cfg.model, device.type())},
+              {"cpu_bf16_inference", device.is_cpu() && cfg.model.cpu_bf16_inference},
               {"forward_flops_per_sample", model::forward_flops(cfg.model).total()}};
 }
 
 void print_head(const Json& h) {
   std::printf("device %s (%s), model %dx%d, %s, %.3g GFLOP per forward sample\n", h["device"].get<std::string>().c_str(),
               h["device_name"].get<std::string>().c_str(), h["blocks"].get<int>(), h["channels"].get<int>(),
-              h["bf16_autocast"].get<bool>() ? "bf16 autocast" : "fp32", h["forward_flops_per_sample"].get<double>() * 1e-9);
+              h["cpu_bf16_inference"].get<bool>() ? "bf16 inference (model.cpu_bf16_inference)"
+              : h["bf16_autocast"].get<bool>()    ? "bf16 autocast"
+                                                  : "fp32",
+              h["forward_flops_per_sample"].get<double>() * 1e-9);
 }
 
 

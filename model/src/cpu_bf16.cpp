@@ -4,13 +4,17 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <ATen/Parallel.h>
 #include <c10/util/BFloat16.h>
 
 #include "hydra/common/error.hpp"
 #include "hydra/model/mish.hpp"
-#include "mish_avx2.hpp"
 
 namespace hydra::model {
 namespace {
@@ -18,64 +22,70 @@ namespace {
 constexpr auto kChannelsLast = torch::MemoryFormat::ChannelsLast;
 using bf16 = c10::BFloat16;
 
-#if HYDRA_MISH_AVX2
-#define HYDRA_AVX2 __attribute__((target("avx2,fma")))
+#if defined(__x86_64__) && defined(__GLIBC__)
+#define HYDRA_BF16_KERNELS 1
+#define HYDRA_AVX512 __attribute__((target("avx512f,fma")))
+// glibc's libmvec: expf on sixteen lanes, the x86-64 vector function ABI's AVX-512 variant ("e",
+// not masked, 16 lanes, one vector argument). libm's linker script links libmvec as needed.
+extern "C" HYDRA_AVX512 __m512 _ZGVeN16v_expf(__m512);
 
-HYDRA_AVX2 inline __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+HYDRA_AVX512 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 
-HYDRA_AVX2 inline __m256 load8(const bf16* p) {
-  const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+HYDRA_AVX512 inline __m512 load16(const bf16* p) {
+  const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
 // Round to nearest even, as c10::BFloat16(float) does for finite values.
-HYDRA_AVX2 inline void store8(bf16* p, __m256 v) {
-  const __m256i u = _mm256_castps_si256(v);
-  const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-  const __m256i r = _mm256_srli_epi32(_mm256_add_epi32(u, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7FFF))), 16);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p),
-                   _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1)));
+HYDRA_AVX512 inline void store16(bf16* p, __m512 v) {
+  const __m512i u = _mm512_castps_si512(v);
+  const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  const __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7FFF))), 16);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtepi32_epi16(r));
 }
 
-HYDRA_AVX2 inline float sum8(__m256 v) {
-  alignas(32) float a[8];
-  _mm256_store_ps(a, v);
-  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+// Mish in model::mish's one-exponential form, x q / (q + 2) with q = w (w + 2), w = e^min(x, 20),
+// the division by a 14-bit reciprocal: the result is rounded to bf16's 8 bits next. Above 20 it is
+// x (q / (q + 2) is 1 to the reciprocal's precision); NaN stays NaN.
+HYDRA_AVX512 inline __m512 mish16(__m512 x) {
+  const __m512 w = _ZGVeN16v_expf(_mm512_min_ps(x, _mm512_set1_ps(20.F)));
+  const __m512 q = _mm512_mul_ps(w, _mm512_add_ps(w, _mm512_set1_ps(2.F)));
+  return _mm512_mul_ps(x, _mm512_mul_ps(q, _mm512_rcp14_ps(_mm512_add_ps(q, _mm512_set1_ps(2.F)))));
 }
 
-// Samples [b0, b1) of x [B, T, C] (C a multiple of 8 and of `groups`): y = Mish(GroupNorm(x)).
+// Samples [b0, b1) of x [B, T, C] (C a multiple of 16 and of `groups`): y = Mish(GroupNorm(x)).
 // The statistics of a group (its C / groups channels over all T tiles) are two passes in fp32
 // per channel and a sum over the group's channels in double.
 template <class In>
-HYDRA_AVX2 void norm_mish_rows(const In* x, bf16* y, std::int64_t b0, std::int64_t b1, std::int64_t T, std::int64_t C,
-                               std::int64_t groups, const float* weight, const float* bias, float eps) {
+HYDRA_AVX512 void norm_mish_rows(const In* x, bf16* y, std::int64_t b0, std::int64_t b1, std::int64_t T,
+                                 std::int64_t C, std::int64_t groups, const float* weight, const float* bias,
+                                 float eps) {
   std::vector<float> acc(static_cast<std::size_t>(C)), scale(static_cast<std::size_t>(C)),
-      shift(static_cast<std::size_t>(C)), mean(static_cast<std::size_t>(groups));
+      shift(static_cast<std::size_t>(C)), mean(static_cast<std::size_t>(groups)), var(static_cast<std::size_t>(groups));
   const std::int64_t per = C / groups;
   const double n = static_cast<double>(T * per);
-  const auto group_sums = [&](std::vector<float>& out_mean_or_var) {
+  const auto group_means = [&](std::vector<float>& out) {
     for (std::int64_t g = 0; g < groups; ++g) {
       double s = 0;
       for (std::int64_t c = g * per; c < (g + 1) * per; ++c) s += acc[static_cast<std::size_t>(c)];
-      out_mean_or_var[static_cast<std::size_t>(g)] = static_cast<float>(s / n);
+      out[static_cast<std::size_t>(g)] = static_cast<float>(s / n);
     }
   };
-  std::vector<float> var(static_cast<std::size_t>(groups));
   for (std::int64_t b = b0; b < b1; ++b) {
     const In* xb = x + b * T * C;
     std::fill(acc.begin(), acc.end(), 0.F);
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t c = 0; c < C; c += 8)
-        _mm256_storeu_ps(acc.data() + c, _mm256_add_ps(_mm256_loadu_ps(acc.data() + c), load8(xb + t * C + c)));
-    group_sums(mean);
+      for (std::int64_t c = 0; c < C; c += 16)
+        _mm512_storeu_ps(acc.data() + c, _mm512_add_ps(_mm512_loadu_ps(acc.data() + c), load16(xb + t * C + c)));
+    group_means(mean);
     for (std::int64_t c = 0; c < C; ++c) scale[static_cast<std::size_t>(c)] = mean[static_cast<std::size_t>(c / per)];
     std::fill(acc.begin(), acc.end(), 0.F);
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t c = 0; c < C; c += 8) {
-        const __m256 d = _mm256_sub_ps(load8(xb + t * C + c), _mm256_loadu_ps(scale.data() + c));
-        _mm256_storeu_ps(acc.data() + c, _mm256_fmadd_ps(d, d, _mm256_loadu_ps(acc.data() + c)));
+      for (std::int64_t c = 0; c < C; c += 16) {
+        const __m512 d = _mm512_sub_ps(load16(xb + t * C + c), _mm512_loadu_ps(scale.data() + c));
+        _mm512_storeu_ps(acc.data() + c, _mm512_fmadd_ps(d, d, _mm512_loadu_ps(acc.data() + c)));
       }
-    group_sums(var);
+    group_means(var);
     for (std::int64_t c = 0; c < C; ++c) {
       const auto g = static_cast<std::size_t>(c / per);
       const auto i = static_cast<std::size_t>(c);
@@ -85,44 +95,46 @@ HYDRA_AVX2 void norm_mish_rows(const In* x, bf16* y, std::int64_t b0, std::int64
     }
     bf16* yb = y + b * T * C;
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t c = 0; c < C; c += 8) {
-        const __m256 z = _mm256_fmadd_ps(load8(xb + t * C + c), _mm256_loadu_ps(scale.data() + c),
-                                         _mm256_loadu_ps(shift.data() + c));
-        store8(yb + t * C + c, detail::mish8(z));
+      for (std::int64_t c = 0; c < C; c += 16) {
+        const __m512 z = _mm512_fmadd_ps(load16(xb + t * C + c), _mm512_loadu_ps(scale.data() + c),
+                                         _mm512_loadu_ps(shift.data() + c));
+        store16(yb + t * C + c, mish16(z));
       }
   }
 }
 
 // Mean and max over the T tiles of h [B, T, C] for samples [b0, b1): mean, max [B, C].
-HYDRA_AVX2 void pool_rows(const bf16* h, float* mean, float* max, std::int64_t b0, std::int64_t b1, std::int64_t T,
-                          std::int64_t C) {
-  const __m256 inv = _mm256_set1_ps(1.F / static_cast<float>(T));
+HYDRA_AVX512 void pool_rows(const bf16* h, float* mean, float* max, std::int64_t b0, std::int64_t b1, std::int64_t T,
+                            std::int64_t C) {
+  const __m512 inv = _mm512_set1_ps(1.F / static_cast<float>(T));
   for (std::int64_t b = b0; b < b1; ++b)
-    for (std::int64_t c = 0; c < C; c += 8) {
-      __m256 s = _mm256_setzero_ps();
-      __m256 m = load8(h + b * T * C + c);
+    for (std::int64_t c = 0; c < C; c += 16) {
+      __m512 s = _mm512_setzero_ps();
+      __m512 m = load16(h + b * T * C + c);
       for (std::int64_t t = 0; t < T; ++t) {
-        const __m256 v = load8(h + (b * T + t) * C + c);
-        s = _mm256_add_ps(s, v);
-        m = _mm256_max_ps(m, v);
+        const __m512 v = load16(h + (b * T + t) * C + c);
+        s = _mm512_add_ps(s, v);
+        m = _mm512_max_ps(m, v);
       }
-      _mm256_storeu_ps(mean + b * C + c, _mm256_mul_ps(s, inv));
-      _mm256_storeu_ps(max + b * C + c, m);
+      _mm512_storeu_ps(mean + b * C + c, _mm512_mul_ps(s, inv));
+      _mm512_storeu_ps(max + b * C + c, m);
     }
 }
 
 // x += h * gate over samples [b0, b1): x fp32 and h bf16 [B, T, C], gate [B, C].
-HYDRA_AVX2 void residual_rows(float* x, const bf16* h, const float* gate, std::int64_t b0, std::int64_t b1,
-                              std::int64_t T, std::int64_t C) {
+HYDRA_AVX512 void residual_rows(float* x, const bf16* h, const float* gate, std::int64_t b0, std::int64_t b1,
+                                std::int64_t T, std::int64_t C) {
   for (std::int64_t b = b0; b < b1; ++b)
     for (std::int64_t t = 0; t < T; ++t)
-      for (std::int64_t c = 0; c < C; c += 8) {
+      for (std::int64_t c = 0; c < C; c += 16) {
         float* px = x + (b * T + t) * C + c;
-        _mm256_storeu_ps(px, _mm256_fmadd_ps(load8(h + (b * T + t) * C + c), _mm256_loadu_ps(gate + b * C + c),
-                                             _mm256_loadu_ps(px)));
+        _mm512_storeu_ps(px, _mm512_fmadd_ps(load16(h + (b * T + t) * C + c), _mm512_loadu_ps(gate + b * C + c),
+                                             _mm512_loadu_ps(px)));
       }
 }
-#undef HYDRA_AVX2
+#undef HYDRA_AVX512
+#else
+#define HYDRA_BF16_KERNELS 0
 #endif
 
 constexpr std::int64_t kGrain = 8;  // samples per intra-op task
@@ -145,10 +157,19 @@ torch::Tensor empty_nwc(std::int64_t b, std::int64_t c, std::int64_t t, torch::S
 
 }  // namespace
 
-bool CpuBf16Net::supported() { return HYDRA_MISH_AVX2 != 0 && fast_cpu_mish(); }
+bool CpuBf16Net::supported() {
+#if HYDRA_BF16_KERNELS
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+  return avx512;
+#else
+  return false;
+#endif
+}
 
 CpuBf16Net::CpuBf16Net(const HydraNetImpl& net) {
-  if (!supported()) throw Error("model.cpu_bf16: this CPU lacks AVX2 and FMA, which the bf16 CPU forward needs");
+  if (!supported())
+    throw Error("model.cpu_bf16_inference: this CPU lacks AVX-512, which the bf16 CPU forward needs (every CPU with "
+                "bf16 matrix units has it)");
   const auto norm = [](const torch::nn::GroupNorm& g) {
     return Norm{g->weight.detach(), g->bias.detach(), g->options.eps(), g->options.num_groups()};
   };
@@ -173,7 +194,7 @@ CpuBf16Net::CpuBf16Net(const HydraNetImpl& net) {
 torch::Tensor CpuBf16Net::norm_mish(const torch::Tensor& x, const Norm& n) {
   const auto b = x.size(0), c = x.size(1), t = x.size(3);
   auto y = empty_nwc(b, c, t, torch::kBFloat16);
-#if HYDRA_MISH_AVX2
+#if HYDRA_BF16_KERNELS
   const float* w = n.weight.const_data_ptr<float>();
   const float* bias = n.bias.const_data_ptr<float>();
   auto* out = y.mutable_data_ptr<bf16>();
@@ -205,7 +226,7 @@ torch::Tensor CpuBf16Net::logits_and_values(const torch::Tensor& obs, const torc
   for (const auto& blk : blocks_) {
     auto h = conv(norm_mish(x, blk.norm1), blk.conv1);
     h = conv(norm_mish(h, blk.norm2), blk.conv2);
-#if HYDRA_MISH_AVX2
+#if HYDRA_BF16_KERNELS
     at::parallel_for(0, batch, kGrain, [&](std::int64_t b0, std::int64_t b1) {
       pool_rows(h.const_data_ptr<bf16>(), mean.mutable_data_ptr<float>(), max.mutable_data_ptr<float>(), b0, b1, tiles,
                 channels);
@@ -215,7 +236,7 @@ torch::Tensor CpuBf16Net::logits_and_values(const torch::Tensor& obs, const torc
       return at::linear(torch::relu(at::linear(pooled, blk.se_w1, blk.se_b1)), blk.se_w2, blk.se_b2);
     };
     const auto gate = torch::sigmoid(excite(mean) + excite(max)).contiguous();
-#if HYDRA_MISH_AVX2
+#if HYDRA_BF16_KERNELS
     at::parallel_for(0, batch, kGrain, [&](std::int64_t b0, std::int64_t b1) {
       residual_rows(x.mutable_data_ptr<float>(), h.const_data_ptr<bf16>(), gate.const_data_ptr<float>(), b0, b1, tiles,
                     channels);
@@ -227,7 +248,7 @@ torch::Tensor CpuBf16Net::logits_and_values(const torch::Tensor& obs, const torc
   // network's own (channel-major) order.
   const auto p = conv(latent, policy_conv_w_, policy_conv_b_).to(torch::kFloat).contiguous();
   const auto logits = at::linear(model::mish(p).view({batch, -1}), policy_fc_w_, policy_fc_b_);
-#if HYDRA_MISH_AVX2
+#if HYDRA_BF16_KERNELS
   at::parallel_for(0, batch, kGrain, [&](std::int64_t b0, std::int64_t b1) {
     pool_rows(latent.const_data_ptr<bf16>(), mean.mutable_data_ptr<float>(), max.mutable_data_ptr<float>(), b0, b1,
               tiles, channels);

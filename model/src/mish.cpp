@@ -5,18 +5,39 @@
 
 #include <ATen/Parallel.h>
 
-#include "mish_avx2.hpp"
+#if defined(__x86_64__) && defined(__GLIBC__)
+#include <immintrin.h>
+#define HYDRA_MISH_AVX2 1
+// glibc's libmvec: expf on eight lanes, the x86-64 vector function ABI's AVX2 variant ("d", not
+// masked, 8 lanes, one vector argument). libm's linker script links libmvec as needed.
+extern "C" __attribute__((target("avx2,fma"))) __m256 _ZGVdN8v_expf(__m256);
+#else
+#define HYDRA_MISH_AVX2 0
+#endif
 
 namespace hydra::model {
 namespace {
 
+constexpr float kLinear = 20.F;  // above this, tanh(softplus(x)) is 1 in fp32
+
 #if HYDRA_MISH_AVX2
-using detail::kMishLinear;
-using detail::mish_parts;
-__attribute__((target("avx2,fma"))) inline __m256 forward8(__m256 x) { return detail::mish8(x); }
+struct Parts {
+  __m256 w;  // e^min(x, 20)
+  __m256 q;  // w (w + 2)
+};
+
+__attribute__((target("avx2,fma"))) inline Parts parts(__m256 x) {
+  const __m256 w = _ZGVdN8v_expf(_mm256_min_ps(x, _mm256_set1_ps(kLinear)));
+  return {w, _mm256_mul_ps(w, _mm256_add_ps(w, _mm256_set1_ps(2.F)))};
+}
+
+__attribute__((target("avx2,fma"))) inline __m256 forward8(__m256 x) {
+  const auto [w, q] = parts(x);
+  return _mm256_mul_ps(x, _mm256_div_ps(q, _mm256_add_ps(q, _mm256_set1_ps(2.F))));
+}
 
 __attribute__((target("avx2,fma"))) inline __m256 backward8(__m256 dy, __m256 x) {
-  const auto [w, q] = mish_parts(x);
+  const auto [w, q] = parts(x);
   const __m256 q2 = _mm256_add_ps(q, _mm256_set1_ps(2.F));
   const __m256 t = _mm256_div_ps(q, q2);
   // 4 w (w + 1) / (q + 2)^2
@@ -24,7 +45,7 @@ __attribute__((target("avx2,fma"))) inline __m256 backward8(__m256 dy, __m256 x)
                                      _mm256_mul_ps(q2, q2));
   __m256 d = _mm256_fmadd_ps(x, slope, t);
   // Linear above 20 (x * slope would grow with x there); NaN compares false and stays NaN.
-  d = _mm256_blendv_ps(d, _mm256_set1_ps(1.F), _mm256_cmp_ps(x, _mm256_set1_ps(kMishLinear), _CMP_GT_OQ));
+  d = _mm256_blendv_ps(d, _mm256_set1_ps(1.F), _mm256_cmp_ps(x, _mm256_set1_ps(kLinear), _CMP_GT_OQ));
   return _mm256_mul_ps(dy, d);
 }
 

@@ -42,7 +42,7 @@ torch::Tensor fp32_logits_and_values(HydraNetImpl& net, const torch::Tensor& obs
 }
 
 TEST(CpuBf16, MatchesTheFp32ForwardToBf16Precision) {
-  if (!CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX2/FMA";
+  if (!CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX-512";
   auto net = varied_network();
   torch::manual_seed(5);
   const auto batch = testing::random_batch(64);
@@ -76,7 +76,7 @@ TEST(CpuBf16, MatchesTheFp32ForwardToBf16Precision) {
 // batch's size, as they do for the fp32 forward (docs/SELFPLAY.md "Determinism": results are
 // identical for a fixed batch composition and thread count).
 TEST(CpuBf16, SameBatchSameNumbersAndARowAloneAgrees) {
-  if (!CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX2/FMA";
+  if (!CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX-512";
   auto net = varied_network();
   torch::manual_seed(6);
   const auto batch = testing::random_batch(37);

@@ -281,7 +281,7 @@ TEST(ModelAgent, LockstepEvalEqualsOneAtATime) {
 // --cpu-bf16 and a search's bf16=1: a checkpoint is loaded once per precision, the bf16 one with
 // model.cpu_bf16_inference (model::CpuBf16Net in its evaluate()), and a bf16 eval replays exactly.
 TEST(ModelAgents, Bf16CheckpointsLoadApartAndReplayExactly) {
-  if (!model::CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX2/FMA";
+  if (!model::CpuBf16Net::supported()) GTEST_SKIP() << "this CPU lacks AVX-512";
   TempDir dir;
   const fs::path ckpt = write_checkpoint(dir.path, tiny_model(), 11);
   std::vector<std::pair<std::string, bool>> loads;

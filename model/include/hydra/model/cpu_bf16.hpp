@@ -13,7 +13,8 @@
 // run in fp32. The result is the fp32 forward's to bf16's precision (tests/model
 // `CpuBf16.*`), not to the bit: a bf16 snapshot is its own player, deterministic for its inputs.
 //
-// The kernels need AVX2 and FMA (supported()); the torch-free parts of Hydra never see this.
+// The kernels need AVX-512F (supported(); every CPU with bf16 matrix units has it); the
+// torch-free parts of Hydra never see this.
 
 #include <cstdint>
 #include <vector>
@@ -27,14 +28,14 @@ namespace hydra::model {
 class CpuBf16Net {
  public:
   // bf16 copies of `net`'s convolutions; the other weights are shared with `net`, which must not
-  // change while this object is used (inference snapshots never change). Error without AVX2/FMA.
+  // change while this object is used (inference snapshots never change). Error without AVX-512F.
   explicit CpuBf16Net(const HydraNetImpl& net);
 
   // The 46 policy logits (raw, unmasked) and the value, fp32 [batch, 47], for CPU fp32 inputs
   // obs [batch, 85, 34] and context [batch, 16]. Safe from several threads at once.
   torch::Tensor logits_and_values(const torch::Tensor& obs, const torch::Tensor& context) const;
 
-  // Whether this CPU runs the kernels (AVX2 and FMA).
+  // Whether this CPU runs the kernels (AVX-512F and FMA).
   static bool supported();
 
  private:

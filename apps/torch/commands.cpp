@@ -12,6 +12,7 @@
 #include "hydra/common/error.hpp"
 #include "hydra/common/json.hpp"
 #include "hydra/common/stop.hpp"
+#include "hydra/model/cpu_bf16.hpp"
 #include "hydra/model/distributed.hpp"
 #include "hydra/model/run_context.hpp"
 #include "hydra/model/runtime.hpp"
@@ -162,6 +163,7 @@ void runtime_info(nlohmann::ordered_json& j) {
   j["torch_cpu_threads"] = rt.intraop_threads;
   j["distributed_gloo"] = model::gloo_available();  // torch.distributed on CPUs (docs/DISTRIBUTED.md)
   j["distributed_nccl"] = model::nccl_available();  // torch.distributed on CUDA GPUs
+  j["cpu_bf16_inference"] = model::CpuBf16Net::supported();  // model.cpu_bf16_inference runs here (docs/MODEL.md)
 }
 
 }  // namespace hydra::apps::torch_impl

@@ -22,6 +22,7 @@
 #include "hydra/common/log.hpp"
 #include "hydra/encoder/layout.hpp"
 #include "hydra/model/checkpoint.hpp"
+#include "hydra/model/cpu_bf16.hpp"
 #include "hydra/model/distributed.hpp"
 #include "hydra/model/fused_norm.hpp"
 #include "hydra/model/losses.hpp"
@@ -58,6 +59,10 @@ PositionTensors position_tensors(const data::SampleBatch& s) {
 constexpr double kBf16Probability = 0.05;
 constexpr double kBf16Value = 0.05;
 constexpr double kFp32Agreement = 1e-4;
+// model.cpu_bf16_inference's forward may change the argmax only where the fp32 policy's two best
+// actions are within bf16's rounding of each other: a few positions in a hundred at most for a
+// trained policy. A layout or kernel fault changes most of them.
+constexpr double kBf16ArgmaxShare = 0.05;
 // The same bf16 network through a CUDA graph at a padded batch (96 rows in the graph of 128)
 // may run other kernels than the eager pass: bf16 rounding differences of about 1e-3. A real
 // fault (stale weights, rows mixed or shifted, a lost copy) is off by 0.1 or more.
@@ -104,6 +109,33 @@ void check_bf16(selfplay::InferenceModel& net, const PositionTensors& pos, std::
   out.push_back({"bf16_grp", "bf16 vs fp32: GRP, max |probability difference|", e.grp, kBf16Probability});
   out.push_back({"bf16_tenpai", "bf16 vs fp32: tenpai, max |probability difference|", e.tenpai, kBf16Probability});
   out.push_back({"bf16_danger", "bf16 vs fp32: danger, max |probability difference|", e.danger, kBf16Probability});
+}
+
+// (a2) On a CPU with the bf16 kernels: model.cpu_bf16_inference's forward (model::CpuBf16Net,
+// what self-play, eval and bots run with the option) against fp32 on the same weights: the
+// policy's probabilities and the value, and the share of positions whose argmax over the legal
+// actions differs.
+void check_cpu_bf16(const model::HydraNetImpl& weights, selfplay::InferenceModel& net, const PositionTensors& pos,
+                    std::vector<DeviceCheck>& out) {
+  if (!net.device().is_cpu() || !model::CpuBf16Net::supported()) return;
+  const auto ref = net.forward(pos.obs, pos.context, /*autocast=*/false);
+  const model::CpuBf16Net low(weights);
+  const auto lv = low.logits_and_values(pos.obs, pos.context);
+  model::Outputs got = ref;
+  got.policy = lv.narrow(1, 0, selfplay::kActions);
+  got.value = lv.narrow(1, selfplay::kActions, 1);
+  const HeadErrors e = head_errors(got, ref, pos.legal);
+  const auto argmax = [&](const torch::Tensor& logits) {
+    return logits.masked_fill(pos.legal.logical_not(), -1e30).argmax(1);
+  };
+  const double differ =
+      (argmax(got.policy) != argmax(ref.policy)).to(torch::kDouble).mean().item<double>();
+  out.push_back({"cpu_bf16_policy", "bf16 CPU inference vs fp32: policy, max |probability difference|", e.policy,
+                 kBf16Probability});
+  out.push_back({"cpu_bf16_value", "bf16 CPU inference vs fp32: value, max |difference| / max(1, RMS)", e.value,
+                 kBf16Value});
+  out.push_back({"cpu_bf16_argmax", "bf16 CPU inference vs fp32: share of positions whose argmax differs", differ,
+                 kBf16ArgmaxShare});
 }
 
 // (b) One batch against one position at a time, fp32: catches anything that mixes the rows of
@@ -387,6 +419,8 @@ std::vector<DeviceCheck> run_device_check(const config::Config& cfg, const torch
   };
   check_bf16(net, pos, checks);
   phase("bf16 vs fp32");
+  check_cpu_bf16(learner.net(), net, pos, checks);
+  if (device.is_cpu() && model::CpuBf16Net::supported()) phase("bf16 CPU inference vs fp32");
   check_batched(net, pos, checks);
   phase("batched vs single");
   check_graphs(net, positions, pos, checks);

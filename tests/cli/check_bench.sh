@@ -48,8 +48,10 @@ def positive(obj, keys, where):
             sys.exit(f"{where}: {k} = {v!r} is not a positive number")
 
 names = [c["name"] for c in check["checks"]]
-want = ["bf16_policy", "bf16_value", "bf16_grp", "bf16_tenpai", "bf16_danger", "batched_vs_single",
-        "update_finite", "update_lowers_loss", "checkpoint_weights", "checkpoint_outputs"]
+want = ["bf16_policy", "bf16_value", "bf16_grp", "bf16_tenpai", "bf16_danger"]
+if info["cpu_bf16_inference"]:  # a CPU with AVX-512: model.cpu_bf16_inference's forward against fp32
+    want += ["cpu_bf16_policy", "cpu_bf16_value", "cpu_bf16_argmax"]
+want += ["batched_vs_single", "update_finite", "update_lowers_loss", "checkpoint_weights", "checkpoint_outputs"]
 if info["distributed_gloo"]:  # a build with Gloo: one update in a one-rank group, two ranks' all-reduce
     want += ["gloo_update", "gloo_all_reduce"]
 assert names == want, names

@@ -5,6 +5,8 @@
 // under model::AutocastGuard via selfplay::InferenceModel, ppo::Learner, the checkpoint writer
 // and reader):
 //   bf16_*              bf16 autocast against fp32 on the device, per head, batched
+//   cpu_bf16_*          (a CPU with AVX-512) model.cpu_bf16_inference's forward against fp32:
+//                       policy, value, and the share of positions whose argmax differs
 //   batched_vs_single   one forward of N positions against N forwards of one, fp32
 //   cuda_graphs         (CUDA with model.cuda_graphs) self-play's evaluate() replaying CUDA
 //                       graphs against the eager forward, several batch sizes

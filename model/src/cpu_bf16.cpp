@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #if defined(__x86_64__)
@@ -60,8 +59,9 @@ template <class In>
 HYDRA_AVX512 void norm_mish_rows(const In* x, bf16* y, std::int64_t b0, std::int64_t b1, std::int64_t T,
                                  std::int64_t C, std::int64_t groups, const float* weight, const float* bias,
                                  float eps) {
-  std::vector<float> acc(static_cast<std::size_t>(C)), scale(static_cast<std::size_t>(C)),
-      shift(static_cast<std::size_t>(C)), mean(static_cast<std::size_t>(groups)), var(static_cast<std::size_t>(groups));
+  const auto channels = static_cast<std::size_t>(C);
+  std::vector<float> acc(channels), centre(channels), scale(channels), shift(channels);
+  std::vector<float> mean(static_cast<std::size_t>(groups)), var(static_cast<std::size_t>(groups));
   const std::int64_t per = C / groups;
   const double n = static_cast<double>(T * per);
   const auto group_means = [&](std::vector<float>& out) {
@@ -78,19 +78,19 @@ HYDRA_AVX512 void norm_mish_rows(const In* x, bf16* y, std::int64_t b0, std::int
       for (std::int64_t c = 0; c < C; c += 16)
         _mm512_storeu_ps(acc.data() + c, _mm512_add_ps(_mm512_loadu_ps(acc.data() + c), load16(xb + t * C + c)));
     group_means(mean);
-    for (std::int64_t c = 0; c < C; ++c) scale[static_cast<std::size_t>(c)] = mean[static_cast<std::size_t>(c / per)];
+    for (std::int64_t c = 0; c < C; ++c) centre[static_cast<std::size_t>(c)] = mean[static_cast<std::size_t>(c / per)];
     std::fill(acc.begin(), acc.end(), 0.F);
     for (std::int64_t t = 0; t < T; ++t)
       for (std::int64_t c = 0; c < C; c += 16) {
-        const __m512 d = _mm512_sub_ps(load16(xb + t * C + c), _mm512_loadu_ps(scale.data() + c));
+        const __m512 d = _mm512_sub_ps(load16(xb + t * C + c), _mm512_loadu_ps(centre.data() + c));
         _mm512_storeu_ps(acc.data() + c, _mm512_fmadd_ps(d, d, _mm512_loadu_ps(acc.data() + c)));
       }
     group_means(var);
+    for (float& v : var) v = 1.F / std::sqrt(v + eps);  // each group's 1 / standard deviation
     for (std::int64_t c = 0; c < C; ++c) {
       const auto g = static_cast<std::size_t>(c / per);
       const auto i = static_cast<std::size_t>(c);
-      const float rstd = 1.F / std::sqrt(var[g] + eps);
-      scale[i] = rstd * weight[c];
+      scale[i] = var[g] * weight[c];
       shift[i] = bias[c] - mean[g] * scale[i];
     }
     bf16* yb = y + b * T * C;

@@ -99,9 +99,9 @@ HeadErrors head_errors(const model::Outputs& got, const model::Outputs& ref, con
   return e;
 }
 
-// (a) bf16 autocast against fp32, one forward of every position each.
-void check_bf16(selfplay::InferenceModel& net, const PositionTensors& pos, std::vector<DeviceCheck>& out) {
-  const auto ref = net.forward(pos.obs, pos.context, /*autocast=*/false);
+// (a) bf16 autocast against fp32 (`ref`), one forward of every position each.
+void check_bf16(selfplay::InferenceModel& net, const PositionTensors& pos, const model::Outputs& ref,
+                std::vector<DeviceCheck>& out) {
   const auto bf16 = net.forward(pos.obs, pos.context, /*autocast=*/true);
   const HeadErrors e = head_errors(bf16, ref, pos.legal);
   out.push_back({"bf16_policy", "bf16 vs fp32: policy, max |probability difference|", e.policy, kBf16Probability});
@@ -115,10 +115,9 @@ void check_bf16(selfplay::InferenceModel& net, const PositionTensors& pos, std::
 // what self-play, eval and bots run with the option) against fp32 on the same weights: the
 // policy's probabilities and the value, and the share of positions whose argmax over the legal
 // actions differs.
-void check_cpu_bf16(const model::HydraNetImpl& weights, selfplay::InferenceModel& net, const PositionTensors& pos,
-                    std::vector<DeviceCheck>& out) {
-  if (!net.device().is_cpu() || !model::CpuBf16Net::supported()) return;
-  const auto ref = net.forward(pos.obs, pos.context, /*autocast=*/false);
+void check_cpu_bf16(const model::HydraNetImpl& weights, const torch::Device& device, const PositionTensors& pos,
+                    const model::Outputs& ref, std::vector<DeviceCheck>& out) {
+  if (!device.is_cpu() || !model::CpuBf16Net::supported()) return;
   const model::CpuBf16Net low(weights);
   const auto lv = low.logits_and_values(pos.obs, pos.context);
   model::Outputs got = ref;
@@ -417,9 +416,10 @@ std::vector<DeviceCheck> run_device_check(const config::Config& cfg, const torch
     log::info("check: {} done in {:.1f} s", name, std::chrono::duration<double>(now - t0).count());
     t0 = now;
   };
-  check_bf16(net, pos, checks);
+  const model::Outputs fp32 = net.forward(pos.obs, pos.context, /*autocast=*/false);
+  check_bf16(net, pos, fp32, checks);
   phase("bf16 vs fp32");
-  check_cpu_bf16(learner.net(), net, pos, checks);
+  check_cpu_bf16(learner.net(), device, pos, fp32, checks);
   if (device.is_cpu() && model::CpuBf16Net::supported()) phase("bf16 CPU inference vs fp32");
   check_batched(net, pos, checks);
   phase("batched vs single");

@@ -88,7 +88,7 @@ struct ModelConfig {
     v("channels", channels, "trunk channels (multiple of 32 for GroupNorm(32))", Range{32, 2048});
     v("cuda_bf16", cuda_bf16, "bf16 autocast for forward passes on CUDA");
     v("cpu_bf16", cpu_bf16, "bf16 autocast on CPU");
-    v("cpu_bf16_inference", cpu_bf16_inference, "self-play, eval and bot forwards on the CPU run the policy and value in bf16 on channels-last convolutions (oneDNN on AMX or AVX512-BF16 where the CPU has them; docs/MODEL.md \"bf16 inference on the CPU\"); needs AVX2 and FMA");
+    v("cpu_bf16_inference", cpu_bf16_inference, "self-play, eval and bot forwards on the CPU run the policy and value in bf16 on channels-last convolutions (oneDNN on AMX or AVX512-BF16 where the CPU has them; docs/MODEL.md \"bf16 inference on the CPU\"); needs AVX-512F");
     v("cuda_graphs", cuda_graphs, "self-play, eval and bot forwards on CUDA replay CUDA graphs (docs/GPU.md)");
     v("cudnn_benchmark", cudnn_benchmark, "on CUDA, cuDNN times its convolution algorithms for each new shape and keeps the fastest (docs/GPU.md)");
     v("bf16_norm", bf16_norm, "under bf16 autocast, the trunk's GroupNorm and Mish run on bf16 tensors (fp32 statistics) instead of fp32 copies, without the casts around them (docs/GPU.md)");

@@ -1,7 +1,7 @@
 #pragma once
 
-// The policy and value of a HydraNet in bf16 on the CPU, for inference (model.cpu_bf16;
-// docs/MODEL.md "bf16 inference on the CPU").
+// The policy and value of a HydraNet in bf16 on the CPU, for inference
+// (model.cpu_bf16_inference; docs/MODEL.md "bf16 inference on the CPU").
 //
 // Built once from a network's weights: bf16 copies of the convolutions (stem, trunk, policy head)
 // as 2-D kernels of height 1 in channels-last layout, which oneDNN runs on the CPU's bf16 matrix

@@ -36,5 +36,7 @@ say "configuring $build_dir ($build_type${sanitize:+, $sanitize sanitizer}, torc
 mkdir -p "$build_dir"
 cmake "${args[@]}" > "$build_dir/configure.log" 2>&1 || { cat "$build_dir/configure.log"; exit 1; }
 say "building ${targets[*]:-everything} with $(jobs_default) jobs"
+built_from=$(date +%s)
 cmake --build "$build_dir" -j "$(jobs_default)" ${targets[@]:+--target "${targets[@]}"}
+say "built $build_dir in $(( $(date +%s) - built_from )) s"
 echo "$build_dir" >&3

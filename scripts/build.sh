@@ -28,6 +28,9 @@ fi
 werror=OFF; [ "${CI:-}" = true ] && werror=ON
 args=(-G Ninja -S "$HYDRA_ROOT" -B "$build_dir" -DCMAKE_BUILD_TYPE=$build_type
       -DHYDRA_SANITIZE=$sanitize -DHYDRA_WITH_TORCH=$with_torch -DHYDRA_WERROR=$werror)
+# Benchmarks measure nothing under a sanitizer, and CTest never runs them: the release build
+# compiles them.
+[ -n "$sanitize" ] && args+=(-DHYDRA_BUILD_BENCHMARKS=OFF)
 if [ "$with_torch" = ON ]; then
   prefix=$("$HYDRA_VENV/bin/python" -W ignore -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')
   args+=(-DCMAKE_PREFIX_PATH="$prefix" -DPython3_EXECUTABLE="$HYDRA_VENV/bin/python")

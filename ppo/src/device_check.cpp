@@ -350,7 +350,7 @@ void check_distributed(Learner& learner, std::vector<DeviceCheck>& out) {
 // parameters after the steps: AdamW divides each step by the gradient's running scale, so the
 // sample count doubled (every gradient halved) moved the quickstart model's parameters by only
 // 5.9% of its step, while rounding in near-zero gradients grew over nine steps of the Houou clone
-// to 1.2%; on the gradients the same fault gives 0.33 and rounding 4e-8.
+// to 1.2%; on the gradients the same fault gives 0.33, rounding 4e-8 (1.7e-3 on the clone).
 void check_group_update(const config::Config& cfg, const torch::Device& device, std::uint64_t seed,
                         const selfplay::Rollout& rollout, std::vector<DeviceCheck>& out) {
   const std::string backend = device.is_cuda() ? "nccl" : "gloo";

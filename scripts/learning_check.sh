@@ -29,8 +29,14 @@
 # A check longer than one sitting runs in parts: `--evals none` stops after PPO (at --minutes),
 # and `--resume` with the same options (and `--` flags) continues it in the same --out: the start
 # it recorded (OUT/start.env), PPO resumed from its latest checkpoint for --minutes more (`hydra
-# train --resume`: the same updates as one uninterrupted run), then the duplicates. --eval-seed
-# sets the duplicates' wall seeds (default 20261123, the seeds of every run in docs/PPO.md).
+# train --resume`: the same updates as one uninterrupted run), then the duplicates. A check stopped
+# while it trained its start (the Houou clone alone is about two hours of a 2-core machine) continues
+# the same way: `--resume` finds OUT/bc without OUT/start.env and resumes the behaviour cloning from
+# its latest checkpoint (`hydra pretrain --resume`: the samples the uninterrupted run would have
+# trained on next), then goes on to the GRP and PPO. SIGTERM or Ctrl-C stops the hydra command in
+# progress the way it stops by itself (it saves its checkpoint first), then the check, with status
+# 143 or 130. --eval-seed sets the duplicates' wall seeds (default 20261123, the seeds of every run
+# in docs/PPO.md).
 #   scripts/learning_check.sh [--build-dir DIR] [--out DIR] [--games N] [--bc-steps N]
 #                             [--config FILE] [--minutes M] [--updates N] [--seeds N]
 #                             [--sampled-seeds N] [--eval-seed S] [--resume]
@@ -64,9 +70,15 @@ while [ $# -gt 0 ]; do
 done
 case "$evals" in all|start|none) ;; *) echo "learning_check.sh: --evals is all, start or none, not '$evals'" >&2; exit 2 ;; esac
 [[ $eval_seed =~ ^[0-9]+$ ]] || { echo "learning_check.sh: --eval-seed is a non-negative integer, not '$eval_seed'" >&2; exit 2; }
+resume_bc=0
 if [ "$resume" = 1 ]; then
   [ -z "$clone$grp" ] || { echo "learning_check.sh: --resume takes the start recorded in $out/start.env; drop --clone and --grp" >&2; exit 2; }
-  [ -f "$out/start.env" ] || { echo "learning_check.sh: --resume: $out/start.env is missing: no check to continue in $out (run it without --resume first)" >&2; exit 2; }
+  if [ ! -f "$out/start.env" ]; then
+    # Stopped before PPO: while its start trained, or right after.
+    [ -f "$out/bc/checkpoints/latest" ] ||
+      { echo "learning_check.sh: --resume: neither $out/start.env nor a checkpoint in $out/bc: no check to continue in $out (run it without --resume first)" >&2; exit 2; }
+    resume_bc=1
+  fi
 fi
 if [ "$houou" = 1 ]; then
   : "${bc_steps:=15000}" "${config:=configs/finetune_houou.json}"
@@ -86,7 +98,37 @@ mkdir -p "$out"
 cd "$HYDRA_ROOT"
 start=$(date +%s)
 
-if [ "$resume" = 1 ]; then
+# step COMMAND...: runs one hydra command (its output redirected by the caller) in a session of its
+# own, so that Ctrl-C or a SIGTERM of this script reaches it once, as SIGTERM: hydra then saves and
+# stops as on its own signal (a second signal would kill it in the middle of its checkpoint,
+# common/stop.cpp), and the check ends.
+exec 3>&1  # step's own message goes to the check's output, not the command's log
+child=0; interrupted=0
+forward() { [ "$child" -gt 0 ] && kill -TERM "$child" 2>/dev/null; :; }
+trap 'interrupted=143; forward' TERM
+trap 'interrupted=130; forward' INT
+step() {
+  local rc
+  setsid "$@" & child=$!
+  # A trapped signal ends `wait` early: wait again until the command has ended.
+  until wait "$child"; rc=$?; ! kill -0 "$child" 2>/dev/null; do :; done
+  child=0
+  if [ "$interrupted" -gt 0 ]; then
+    say "stopped by a signal while '$2' ran (its checkpoints are kept): continue with the same options and --resume" >&3
+    exit "$interrupted"
+  fi
+  return "$rc"
+}
+
+if [ "$resume_bc" = 1 ]; then
+  bc_config=configs/pretrain.json; [ "$houou" = 1 ] && bc_config=configs/pretrain_houou.json
+  say "1-2/6 behaviour cloning resumed from $out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest") ($bc_config, $bc_steps steps)"
+  bc_data=(); [ "$houou" = 1 ] || bc_data=(--data "$out/greedy/logs")
+  step "$hydra" pretrain --config "$bc_config" "${bc_data[@]}" --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
+    --resume >> "$out/bc.log" 2>&1
+  bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
+  tail -n 3 "$out/bc.log"
+elif [ "$resume" = 1 ]; then
   bc=$(sed -n 's/^bc=//p' "$out/start.env"); grp=$(sed -n 's/^grp=//p' "$out/start.env")
   for f in "$bc" "$grp"; do
     [ -f "$f" ] || { echo "learning_check.sh: --resume: $out/start.env names $f, which is missing" >&2; exit 2; }
@@ -97,7 +139,7 @@ elif [ -n "$clone" ]; then
   bc=$clone
 elif [ "$houou" = 1 ]; then
   say "1-2/6 behaviour cloning on the Houou corpus: $bc_steps steps of configs/pretrain_houou.json -> $out/bc"
-  "$hydra" pretrain --config configs/pretrain_houou.json --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
+  step "$hydra" pretrain --config configs/pretrain_houou.json --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
     > "$out/bc.log" 2>&1
   # The clone's latest, not its best: best is chosen by a total loss its value head inflates
   # (docs/PRETRAIN.md "Behaviour cloning on the Houou corpus").
@@ -105,28 +147,30 @@ elif [ "$houou" = 1 ]; then
   tail -n 3 "$out/bc.log"
 else
   say "1/6 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
-  "$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
+  step "$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
     --out "$out/greedy" > "$out/selfplay.log" 2>&1
 
   say "2/6 behaviour cloning: $bc_steps steps on those logs -> $out/bc"
-  "$hydra" pretrain --config configs/pretrain.json --data "$out/greedy/logs" --max-steps "$bc_steps" \
+  step "$hydra" pretrain --config configs/pretrain.json --data "$out/greedy/logs" --max-steps "$bc_steps" \
     --run-dir "$out/bc" --device cpu > "$out/bc.log" 2>&1
   bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
   tail -n 3 "$out/bc.log"
 fi
 
-if [ "$resume" = 1 ]; then
+if [ "$resume" = 1 ] && [ "$resume_bc" = 0 ]; then
   :  # the GRP recorded in start.env, read with the start above
 elif [ -n "$grp" ]; then
   say "3/6 the GRP rank predictor: $grp (given)"
 elif [ "$houou" = 1 ]; then
   say "3/6 GRP rank predictor on the Houou corpus (configs/grp_houou.json) -> $out/grp"
-  "$hydra" grp --config configs/grp_houou.json --run-dir "$out/grp" --device cpu > "$out/grp.log" 2>&1
+  rm -rf "$out/grp"  # a GRP stopped part way trains again (a minute)
+  step "$hydra" grp --config configs/grp_houou.json --run-dir "$out/grp" --device cpu > "$out/grp.log" 2>&1
   grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
   tail -n 2 "$out/grp.log"
 else
   say "3/6 GRP rank predictor on the same logs -> $out/grp"
-  "$hydra" grp --config configs/grp.json --data "$out/greedy/logs" --run-dir "$out/grp" --device cpu \
+  rm -rf "$out/grp"
+  step "$hydra" grp --config configs/grp.json --data "$out/greedy/logs" --run-dir "$out/grp" --device cpu \
     > "$out/grp.log" 2>&1
   grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
   tail -n 2 "$out/grp.log"
@@ -139,9 +183,9 @@ if [ "$updates" -gt 0 ]; then
   [ "$minutes" != 0 ] && bound="$bound (at most $minutes minutes)"
 fi
 printf 'bc=%s\ngrp=%s\n' "$bc" "$grp" > "$out/start.env"
-resume_flag=(); [ "$resume" = 1 ] && resume_flag=(--resume)
+resume_flag=(); [ "$resume" = 1 ] && [ "$resume_bc" = 0 ] && resume_flag=(--resume)
 say "4/6 PPO from $bc for $bound${resume_flag:+ more, resumed} -> $out/ppo"
-"$hydra" train --config "$config" --run-dir "$out/ppo" --device cpu "${resume_flag[@]}" \
+step "$hydra" train --config "$config" --run-dir "$out/ppo" --device cpu "${resume_flag[@]}" \
   --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "${stop[@]}" "$@" >> "$out/ppo.log" 2>&1
 ppo=$out/ppo/checkpoints/$(cat "$out/ppo/checkpoints/latest")
 grep "train: " "$out/ppo.log" | grep -v "checkpoint " | tail -n 5
@@ -161,7 +205,7 @@ evaluate() {  # NAME CHALLENGER CHAMPION [eval flags]
   # The journal keeps each finished seed: a duplicate stopped part way and run again (--resume) plays
   # only the rest. One journal per pair of agents: a resumed PPO has a new checkpoint, so a new file.
   local key; key=$(printf '%s\n' "$challenger" "$champion" "$eval_seed" "$@" | sha256sum | cut -c1-12)
-  "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed "$eval_seed" --device cpu \
+  step "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed "$eval_seed" --device cpu \
     --json --journal "$out/eval_$name.$key.jsonl" "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
   python3 - "$out/eval_$name.json" "$name" << 'PY'
 import json, sys

@@ -70,14 +70,17 @@ while [ $# -gt 0 ]; do
 done
 case "$evals" in all|start|none) ;; *) echo "learning_check.sh: --evals is all, start or none, not '$evals'" >&2; exit 2 ;; esac
 [[ $eval_seed =~ ^[0-9]+$ ]] || { echo "learning_check.sh: --eval-seed is a non-negative integer, not '$eval_seed'" >&2; exit 2; }
-resume_bc=0
+# What --resume continues: PPO from the start recorded in OUT/start.env, or (stopped before PPO,
+# while its start trained or right after) the behaviour cloning in OUT/bc.
+resume_from=
 if [ "$resume" = 1 ]; then
   [ -z "$clone$grp" ] || { echo "learning_check.sh: --resume takes the start recorded in $out/start.env; drop --clone and --grp" >&2; exit 2; }
-  if [ ! -f "$out/start.env" ]; then
-    # Stopped before PPO: while its start trained, or right after.
-    [ -f "$out/bc/checkpoints/latest" ] ||
-      { echo "learning_check.sh: --resume: neither $out/start.env nor a checkpoint in $out/bc: no check to continue in $out (run it without --resume first)" >&2; exit 2; }
-    resume_bc=1
+  if [ -f "$out/start.env" ]; then
+    resume_from=start
+  elif [ -f "$out/bc/checkpoints/latest" ]; then
+    resume_from=bc
+  else
+    echo "learning_check.sh: --resume: neither $out/start.env nor a checkpoint in $out/bc: no check to continue in $out (run it without --resume first)" >&2; exit 2
   fi
 fi
 if [ "$houou" = 1 ]; then
@@ -120,15 +123,7 @@ step() {
   return "$rc"
 }
 
-if [ "$resume_bc" = 1 ]; then
-  bc_config=configs/pretrain.json; [ "$houou" = 1 ] && bc_config=configs/pretrain_houou.json
-  say "1-2/6 behaviour cloning resumed from $out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest") ($bc_config, $bc_steps steps)"
-  bc_data=(); [ "$houou" = 1 ] || bc_data=(--data "$out/greedy/logs")
-  step "$hydra" pretrain --config "$bc_config" "${bc_data[@]}" --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
-    --resume >> "$out/bc.log" 2>&1
-  bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
-  tail -n 3 "$out/bc.log"
-elif [ "$resume" = 1 ]; then
+if [ "$resume_from" = start ]; then
   bc=$(sed -n 's/^bc=//p' "$out/start.env"); grp=$(sed -n 's/^grp=//p' "$out/start.env")
   for f in "$bc" "$grp"; do
     [ -f "$f" ] || { echo "learning_check.sh: --resume: $out/start.env names $f, which is missing" >&2; exit 2; }
@@ -137,41 +132,42 @@ elif [ "$resume" = 1 ]; then
 elif [ -n "$clone" ]; then
   say "1-2/6 the start: $clone (given)"
   bc=$clone
-elif [ "$houou" = 1 ]; then
-  say "1-2/6 behaviour cloning on the Houou corpus: $bc_steps steps of configs/pretrain_houou.json -> $out/bc"
-  step "$hydra" pretrain --config configs/pretrain_houou.json --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
-    > "$out/bc.log" 2>&1
+else
+  bc_resume=(); [ "$resume_from" = bc ] && bc_resume=(--resume)
+  if [ "$houou" = 1 ]; then
+    bc_config=configs/pretrain_houou.json; bc_data=()
+    say "1-2/6 behaviour cloning on the Houou corpus: $bc_steps steps of $bc_config -> $out/bc${bc_resume:+, resumed}"
+  else
+    bc_config=configs/pretrain.json; bc_data=(--data "$out/greedy/logs")
+    if [ "$resume_from" != bc ]; then
+      say "1/6 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
+      step "$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
+        --out "$out/greedy" > "$out/selfplay.log" 2>&1
+    fi
+    say "2/6 behaviour cloning: $bc_steps steps on those logs -> $out/bc${bc_resume:+, resumed}"
+  fi
+  step "$hydra" pretrain --config "$bc_config" "${bc_data[@]}" --max-steps "$bc_steps" --run-dir "$out/bc" --device cpu \
+    "${bc_resume[@]}" >> "$out/bc.log" 2>&1
   # The clone's latest, not its best: best is chosen by a total loss its value head inflates
   # (docs/PRETRAIN.md "Behaviour cloning on the Houou corpus").
   bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
   tail -n 3 "$out/bc.log"
-else
-  say "1/6 greedy self-play: $games games of bot:greedy x 4 -> $out/greedy"
-  step "$hydra" selfplay --agents bot:greedy,bot:greedy,bot:greedy,bot:greedy --games "$games" --seed 1 \
-    --out "$out/greedy" > "$out/selfplay.log" 2>&1
-
-  say "2/6 behaviour cloning: $bc_steps steps on those logs -> $out/bc"
-  step "$hydra" pretrain --config configs/pretrain.json --data "$out/greedy/logs" --max-steps "$bc_steps" \
-    --run-dir "$out/bc" --device cpu > "$out/bc.log" 2>&1
-  bc=$out/bc/checkpoints/$(cat "$out/bc/checkpoints/latest")
-  tail -n 3 "$out/bc.log"
 fi
 
-if [ "$resume" = 1 ] && [ "$resume_bc" = 0 ]; then
+if [ "$resume_from" = start ]; then
   :  # the GRP recorded in start.env, read with the start above
 elif [ -n "$grp" ]; then
   say "3/6 the GRP rank predictor: $grp (given)"
-elif [ "$houou" = 1 ]; then
-  say "3/6 GRP rank predictor on the Houou corpus (configs/grp_houou.json) -> $out/grp"
-  rm -rf "$out/grp"  # a GRP stopped part way trains again (a minute)
-  step "$hydra" grp --config configs/grp_houou.json --run-dir "$out/grp" --device cpu > "$out/grp.log" 2>&1
-  grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
-  tail -n 2 "$out/grp.log"
 else
-  say "3/6 GRP rank predictor on the same logs -> $out/grp"
-  rm -rf "$out/grp"
-  step "$hydra" grp --config configs/grp.json --data "$out/greedy/logs" --run-dir "$out/grp" --device cpu \
-    > "$out/grp.log" 2>&1
+  if [ "$houou" = 1 ]; then
+    grp_config=configs/grp_houou.json; grp_data=()
+    say "3/6 GRP rank predictor on the Houou corpus ($grp_config) -> $out/grp"
+  else
+    grp_config=configs/grp.json; grp_data=(--data "$out/greedy/logs")
+    say "3/6 GRP rank predictor on the same logs -> $out/grp"
+  fi
+  rm -rf "$out/grp"  # a GRP stopped part way (--resume) trains again: a minute
+  step "$hydra" grp --config "$grp_config" "${grp_data[@]}" --run-dir "$out/grp" --device cpu > "$out/grp.log" 2>&1
   grp=$out/grp/checkpoints/$(cat "$out/grp/checkpoints/best")
   tail -n 2 "$out/grp.log"
 fi
@@ -183,7 +179,7 @@ if [ "$updates" -gt 0 ]; then
   [ "$minutes" != 0 ] && bound="$bound (at most $minutes minutes)"
 fi
 printf 'bc=%s\ngrp=%s\n' "$bc" "$grp" > "$out/start.env"
-resume_flag=(); [ "$resume" = 1 ] && [ "$resume_bc" = 0 ] && resume_flag=(--resume)
+resume_flag=(); [ "$resume_from" = start ] && resume_flag=(--resume)
 say "4/6 PPO from $bc for $bound${resume_flag:+ more, resumed} -> $out/ppo"
 step "$hydra" train --config "$config" --run-dir "$out/ppo" --device cpu "${resume_flag[@]}" \
   --set ppo.init="$bc" --set selfplay.grp="$grp" --max-minutes "$minutes" "${stop[@]}" "$@" >> "$out/ppo.log" 2>&1

@@ -26,6 +26,7 @@
 #include "hydra/selfplay/policy.hpp"
 #include "hydra/selfplay/rollout.hpp"
 #include "stored_probs.hpp"
+#include "sanitized.hpp"
 #include "hydra/common/index.hpp"
 
 namespace hydra::selfplay {
@@ -303,7 +304,7 @@ struct RunResult {
 
 RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bool privileged = false,
                    int play_outs = 0, double min_prob = -1, double sigmas = 0) {
-  config::Config cfg = small_config(6, "tonpuusen");
+  config::Config cfg = small_config(hydra::testing::sized(6, 3), "tonpuusen");
   cfg.selfplay.play_out_sigmas = sigmas;
   cfg.selfplay.augment = augment;
   if (privileged) cfg.ppo.critic = "privileged";
@@ -325,7 +326,7 @@ RunResult run_once(const std::string& tag, bool augment, std::size_t threads, bo
   const fs::path dir = temp_dir(tag);
   actors.set_log_dir(dir);
   RunResult out;
-  out.rollout = actors.collect(300);
+  out.rollout = actors.collect(hydra::testing::sized(300, 100));
   out.logs = read_dir(dir);
   out.state = actors.state();
   out.stats = actors.take_stats();

@@ -105,7 +105,7 @@ TEST(Engine, BatchedGamesAreTheGamesPlayedOneByOne) {
 
 // Policies that overlap (CUDA snapshots: BatchPolicy::overlaps) are evaluated on threads of their
 // own within a step, beside the others on the engine's thread: the same games, every row once.
-TEST(Engine, OverlappingPoliciesPlayTheSameGames) {
+TEST(Engine, OverlappingPoliciesPlayTheSameGamesOnThreadsOfTheirOwn) {
   const Mix mix;
   const auto expected = one_by_one(mix);
   const auto rows_before = mix.a->rows() + mix.b->rows();
@@ -277,7 +277,7 @@ class BranchingDriver final : public EngineDriver {
 BranchRun run_branching(std::vector<std::size_t> groups, int every) {
   LinearTestPolicy policy(11);
   BranchRun out;
-  BranchingDriver driver(policy, 6, every, out);
+  BranchingDriver driver(policy, 3, every, out);
   EngineOptions eo;
   eo.groups = std::move(groups);
   Engine engine(eo);
@@ -288,9 +288,9 @@ BranchRun run_branching(std::vector<std::size_t> groups, int every) {
 // Spawned games play beside their games and end through the driver; spawning changes none of the
 // games; a branch that answers as its game did plays exactly its game's events to its kyoku's
 // end; and none of it depends on the thread count or the groups.
-TEST(Engine, SpawnedBranchesReplayTheirGamesToTheEndOfTheKyoku) {
+TEST(Engine, SpawnedBranchesReplayTheirGamesToTheEndOfTheKyokuAtAnyThreadCount) {
   const BranchRun plain = run_branching({2}, 0);
-  const BranchRun run = run_branching({2}, 3);
+  const BranchRun run = run_branching({2}, 6);
   EXPECT_EQ(run.games, plain.games);
   ASSERT_GT(run.branches.size(), 20u);
   for (std::size_t k = 0; k < run.branches.size(); ++k) {
@@ -307,7 +307,7 @@ TEST(Engine, SpawnedBranchesReplayTheirGamesToTheEndOfTheKyoku) {
   BranchRun one;
   {
     oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, 1);
-    one = run_branching({1, 1}, 3);
+    one = run_branching({1, 1}, 6);
   }
   EXPECT_EQ(one.games, run.games);
   std::multiset<std::pair<std::uint64_t, std::string>> a(run.branches.begin(), run.branches.end()),

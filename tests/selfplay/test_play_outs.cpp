@@ -37,6 +37,7 @@
 #include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/rollout.hpp"
 #include "stored_probs.hpp"
+#include "sanitized.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -467,7 +468,7 @@ struct Cut {
   int depth = 0;
   std::string length = "kyoku";
   std::shared_ptr<KyokuRewardModel> rewards;
-  int games = 6;
+  int games = hydra::testing::sized(6, 3);
   std::string tail = "value";  // selfplay.play_out_tail
   std::string others = "agent";  // selfplay.play_out_others
   std::shared_ptr<BatchPolicy> others_policy = nullptr;  // its network, for start or a checkpoint
@@ -502,7 +503,7 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
   if (cut.others_policy) actors.set_play_out_others_policy(cut.others_policy);
   if (cut.rewards) actors.set_reward_model(cut.rewards);
   Collected c;
-  c.rollout = actors.collect(80);
+  c.rollout = actors.collect(hydra::testing::sized(80, 40));
   c.stats = actors.take_stats();
   return c;
 }

@@ -28,8 +28,17 @@ namespace hydra {
 template <class Body>
 void parallel_for(std::size_t begin, std::size_t end, Body&& body) {
 #if HYDRA_TSAN
-  // At least 4 threads so that interleavings happen even on a 2-core machine.
-  const unsigned threads = std::max(4u, std::thread::hardware_concurrency());
+  // At least 4 threads so that interleavings happen even on a 2-core machine, but no more than
+  // there are indices, and none for a single index (nothing can run beside it): a thread costs
+  // far more to start under TSan than most bodies, and the lock-step engine loops over a few games
+  // thousands of times.
+  if (end <= begin) return;
+  if (end - begin == 1) {
+    body(begin);
+    return;
+  }
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::size_t>(end - begin, std::max(4u, std::thread::hardware_concurrency())));
   std::atomic<std::size_t> next{begin};
   std::vector<std::thread> pool;
   pool.reserve(threads);

@@ -679,7 +679,8 @@ void expect_other_values_the_same_at_two_threads(const Collected& full, const Co
 // docs/PPO.md, measured by hydra bench selfplay).
 TEST(ActorsNetworkPlayOuts, AGreedyTailIsRewardedLikeAFullPlayOut) {
   const Collected full = collect(1, "snapshot", true);
-  Cut long_tail{10000, "kyoku", nullptr, 6, "bot:greedy"}, short_tail{2, "kyoku", nullptr, 6, "bot:greedy"};
+  const int games = Cut{}.games;  // those of `full`
+  Cut long_tail{10000, "kyoku", nullptr, games, "bot:greedy"}, short_tail{2, "kyoku", nullptr, games, "bot:greedy"};
   const Collected same = collect(1, "snapshot", true, nullptr, true, 1.0, long_tail);
   const Collected a = collect(1, "snapshot", true, nullptr, true, 1.0, short_tail);
   const Collected b = collect(2, "snapshot", true, nullptr, true, 1.0, short_tail);

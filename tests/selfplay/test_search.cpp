@@ -29,6 +29,7 @@
 #include "hydra/selfplay/policy.hpp"
 #include "hydra/selfplay/rewards.hpp"
 #include "hydra/selfplay/search.hpp"
+#include "sanitized.hpp"
 
 namespace hydra::selfplay {
 namespace {
@@ -413,14 +414,18 @@ std::vector<std::vector<game::Event>> play_searching(SearchSetup& setup, int thr
   return logs;
 }
 
+// Eight games (four in the sanitizer builds) in the tests that compare one and two threads.
+constexpr std::size_t kThreadGames = static_cast<std::size_t>(hydra::testing::sized(8, 4));
+constexpr long kThreadSearched = 20 * static_cast<long>(kThreadGames) / 8;  // seat 0's searches, at least
+
 TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
   SearchSetup one;
-  const auto a = play_searching(one, 1);
-  EXPECT_GT(one.counters->searched.load(), 20);
+  const auto a = play_searching(one, 1, kThreadGames);
+  EXPECT_GT(one.counters->searched.load(), kThreadSearched);
   EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * one.counters->searched.load());  // candidates x walls
   EXPECT_GT(one.counters->changed.load(), 0);  // the search plays something other than the argmax
   SearchSetup two;
-  const auto b = play_searching(two, 2);
+  const auto b = play_searching(two, 2, kThreadGames);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t g = 0; g < a.size(); ++g) {
     ASSERT_FALSE(a[g].empty());
@@ -435,17 +440,17 @@ TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
 // choices of their own.
 TEST(Search, CutPlayOutsGiveTheSameGamesAtOneAndTwoThreadsForFewerDecisions) {
   SearchSetup full;
-  const auto f = play_searching(full, 1);
+  const auto f = play_searching(full, 1, kThreadGames);
   SearchSetup one;
   one.options.depth = 6;
-  const auto a = play_searching(one, 1);
+  const auto a = play_searching(one, 1, kThreadGames);
   SearchSetup two;
   two.options.depth = 6;
-  const auto b = play_searching(two, 2);
+  const auto b = play_searching(two, 2, kThreadGames);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t g = 0; g < a.size(); ++g) EXPECT_TRUE(a[g] == b[g]) << "game " << g;
   EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
-  EXPECT_GT(one.counters->searched.load(), 20);
+  EXPECT_GT(one.counters->searched.load(), kThreadSearched);
   EXPECT_GT(one.counters->changed.load(), 0);
   const auto per_play_out = [](const SearchSetup& s) {
     return static_cast<double>(s.counters->play_out_decisions.load()) / static_cast<double>(s.counters->play_outs.load());
@@ -460,7 +465,7 @@ TEST(Search, CutPlayOutsGiveTheSameGamesAtOneAndTwoThreadsForFewerDecisions) {
 // (another network in the others): the same games at one and two threads, and each plays games of
 // its own.
 TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
-  constexpr std::size_t kGames = 4;  // the test is short under TSan
+  constexpr std::size_t kGames = kThreadGames / 2;
   SearchSetup network;
   const auto f = play_searching(network, 1, kGames);
   const auto greedy = [](SearchSetup& s) { s.options.continuation = std::string(kGreedyContinuation); };
@@ -480,7 +485,7 @@ TEST(Search, GreedyContinuationsGiveTheSameGamesAtOneAndTwoThreads) {
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t g = 0; g < a.size(); ++g) EXPECT_TRUE(a[g] == b[g]) << "game " << g;
     EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
-    EXPECT_GT(one.counters->searched.load(), 10);
+    EXPECT_GT(one.counters->searched.load(), kThreadSearched / 2);
     EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * one.counters->searched.load());  // candidates x walls
     EXPECT_GT(one.counters->changed.load(), 0);
     EXPECT_NE(a, f);  // the greedy bot's kyoku value the candidates otherwise somewhere
@@ -657,7 +662,7 @@ TEST(Search, AStagedSearchIsTheSearchOfAllItsDealsWhereItGoesOn) {
 // The staged search in games: the same games at one and two threads and through act() (hydra
 // bot's path), its further deals counted, and games of its own.
 TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
-  constexpr std::size_t kGames = 3;  // the test is short under TSan
+  constexpr std::size_t kGames = static_cast<std::size_t>(hydra::testing::sized(3, 2));
   SearchSetup plain;
   const auto f = play_searching(plain, 1, kGames);
   SearchSetup one, two, alone;
@@ -674,7 +679,7 @@ TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
     EXPECT_TRUE(a[g] == c[g]) << "game " << g;
   }
   const auto searched = one.counters->searched.load(), extended = one.counters->extended.load();
-  EXPECT_GT(searched, 10);
+  EXPECT_GT(searched, static_cast<long>(10 * kGames / 3));
   EXPECT_GT(extended, 0);
   EXPECT_LT(extended, searched);
   EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * searched + 2 * 4 * extended);  // candidates x walls

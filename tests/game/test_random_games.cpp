@@ -1,4 +1,4 @@
-// RandomSimTest (OpenSpiel) for the table: 2,100 seeded random-agent games (1,500 tenhou hanchan), asserting at every
+// RandomSimTest (OpenSpiel) for the table: 2,100 seeded random-agent games (1,500 tenhou hanchan; 800 in the sanitizer builds), asserting at every
 // decision that the legal mask matches the concrete move list, that every legal move is accepted
 // by the seat's own legality check, that all 136 tiles are accounted for, that points plus riichi
 // sticks are conserved, and that every game ends; then the table's own event stream must pass the
@@ -19,6 +19,7 @@
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/game/table.hpp"
+#include "sanitized.hpp"
 
 namespace hydra::game {
 namespace {
@@ -128,9 +129,10 @@ void play_checked(const TableRules& rules, std::uint64_t master, int games, Tota
 
 TEST(RandomGames, TenhouHanchanInvariantsHold) {
   Totals t;
-  play_checked(table_rules("tenhou"), 20260101, 1500, t);
+  const int games = hydra::testing::sized(1500, 500);
+  play_checked(table_rules("tenhou"), 20260101, games, t);
   if (HasFatalFailure()) return;
-  EXPECT_EQ(t.games, 1500);
+  EXPECT_EQ(t.games, games);
   // Random play still reaches the rare branches the invariants must hold through.
   EXPECT_GT(t.horas, 0);
   EXPECT_GT(t.riichi, 0);
@@ -143,9 +145,10 @@ TEST(RandomGames, TenhouHanchanInvariantsHold) {
 TEST(RandomGames, OtherPresetsInvariantsHold) {
   for (const char* name : {"tenhou-tonpuusen", "tenhou-kyoku", "mahjongsoul"}) {
     Totals t;
-    play_checked(table_rules(name), 7, 200, t);
+    const int games = hydra::testing::sized(200, 100);
+    play_checked(table_rules(name), 7, games, t);
     if (HasFatalFailure()) return;
-    EXPECT_EQ(t.games, 200) << name;
+    EXPECT_EQ(t.games, games) << name;
   }
 }
 

@@ -36,9 +36,8 @@ namespace tsan_detail {
 // At least 4 threads so that interleavings happen even on a 2-core machine.
 inline unsigned loop_threads() { return std::max(4u, std::thread::hardware_concurrency()); }
 
-// Runs body(i) for i in [begin, end) on `threads` threads (the caller's among them) pulling
-// indices from one counter. Relaxed: the counter must not order one body before another (TBB
-// does not either).
+// One thread's share of a loop: body(i) for each index it takes from the loop's counter until
+// `end`. Relaxed: the counter must not order one body before another (TBB does not either).
 inline void pull(std::atomic<std::size_t>& next, std::size_t end, const std::function<void(std::size_t)>& body) {
   for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < end;
        i = next.fetch_add(1, std::memory_order_relaxed))

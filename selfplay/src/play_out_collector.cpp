@@ -67,6 +67,8 @@ PlayOutCollector::PlayOutCollector(const config::SelfplayConfig& sp, const game:
       min_prob_(every_likely ? sp.play_out_min_prob : -1.0),
       unsure_(sp.play_out_unsure),
       sigmas_(sp.play_out_sigmas),
+      calls_(sp.play_out_calls),
+      riichi_(sp.play_out_riichi),
       agent_(agent),
       snapshot_(snapshot),
       rng_{seat_stream(key, 0), seat_stream(key, 1), seat_stream(key, 2), seat_stream(key, 3)} {
@@ -91,7 +93,7 @@ void PlayOutCollector::chosen(const Choice& c) {
   game::Xoshiro256ss& rng = rng_[c.decision.seat];
   const double u = rng.uniform01();
   (void)rng.uniform01();
-  if (u >= branch_rate_ || !unsure(c)) return;
+  if (u >= branch_rate_ || !unsure(c) || !kind_played(c)) return;
   c.trajectory.paired[c.stored] = 1;
   const std::optional<game::Action> g = known_choice(c);
   PlayOuts p{c.stored, actions_to_play(c, g ? c.perm(*g).index() : -1), {}, {}};
@@ -116,6 +118,14 @@ bool PlayOutCollector::unsure(const Choice& c) const {
   for (int x = 0; x < kActions; ++x)
     if (c.legal.test(game::Action(x))) top = std::max(top, c.probs[x]);
   return top < unsure_;
+}
+
+// selfplay.play_out_calls and play_out_riichi: whether a decision of this kind is played out (a
+// function of the state alone, like unsure()).
+bool PlayOutCollector::kind_played(const Choice& c) const {
+  const game::Phase phase = c.decision.phase;
+  if (!calls_ && (phase == game::Phase::response || phase == game::Phase::chankan)) return false;
+  return riichi_ || !c.decision.mask.test(game::Action(game::Action::kRiichi));
 }
 
 std::optional<game::Action> PlayOutCollector::known_choice(const Choice& c) const {

@@ -50,6 +50,7 @@ class PlayOutCollector final : public DecisionCollector {
     std::vector<PlayOutEnd> reference;  // per wall
   };
   bool unsure(const Choice& c) const;
+  bool kind_played(const Choice& c) const;
   // The agent's choice at `c` in the table's action space, where it is known without a pass.
   std::optional<game::Action> known_choice(const Choice& c) const;
   // The actions to play out at `c` besides the reference g (stored action space, -1: none known);
@@ -69,6 +70,8 @@ class PlayOutCollector final : public DecisionCollector {
   double min_prob_;  // the expected form's threshold; -1 = the sampled form
   double unsure_;    // play out only where the most likely action has less
   double sigmas_;    // selfplay.play_out_sigmas (0: off)
+  bool calls_;       // selfplay.play_out_calls
+  bool riichi_;      // selfplay.play_out_riichi
   PlayOutAgentSpec agent_;
   bool snapshot_;
   game::SeatArray<game::Xoshiro256ss> rng_;  // per seat: which decisions are played out

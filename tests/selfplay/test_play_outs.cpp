@@ -472,6 +472,8 @@ struct Cut {
   std::string tail = "value";  // selfplay.play_out_tail
   std::string others = "agent";  // selfplay.play_out_others
   std::shared_ptr<BatchPolicy> others_policy = nullptr;  // its network, for start or a checkpoint
+  bool calls = true;   // selfplay.play_out_calls
+  bool riichi = true;  // selfplay.play_out_riichi
 };
 
 Collected collect(int threads, const std::string& agent, bool expected, std::shared_ptr<BatchPolicy> play_out = nullptr,
@@ -491,6 +493,8 @@ Collected collect(int threads, const std::string& agent, bool expected, std::sha
     cfg.selfplay.play_out_depth = cut.depth;
     cfg.selfplay.play_out_tail = cut.tail;
     cfg.selfplay.play_out_others = cut.others;
+    cfg.selfplay.play_out_calls = cut.calls;
+    cfg.selfplay.play_out_riichi = cut.riichi;
     if (expected) {
       cfg.ppo.policy_gradient = "expected";
       cfg.selfplay.play_out_min_prob = 0.1;
@@ -591,6 +595,38 @@ TEST(ActorsNetworkPlayOuts, OnlyUnsureDecisionsArePlayedOut) {
   }
   EXPECT_GT(skipped, 0);
   EXPECT_LT(unsure.stats.branch_decisions, all.stats.branch_decisions);
+}
+
+// selfplay.play_out_calls and play_out_riichi off: no decision on another seat's discard or kan
+// (the only ones where pass is legal) and none where riichi may be declared is played out; every
+// other decision is played out exactly as with both on (the gate draws nothing), and the games
+// are the same.
+TEST(ActorsNetworkPlayOuts, WithoutCallsAndRiichiOnlyTheOtherDecisionsArePlayedOut) {
+  Cut own;
+  own.calls = false;
+  own.riichi = false;
+  const Collected all = collect(1, "bot:greedy", true);
+  const Collected gated = collect(1, "bot:greedy", true, nullptr, true, 1.0, own);
+  const Rollout& r = gated.rollout;
+  ASSERT_TRUE(same_games(all.rollout, r));
+  const auto legal = [](std::uint64_t mask, int a) { return ((mask >> a) & 1U) != 0; };
+  std::int64_t skipped = 0, kept = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const bool excluded = legal(r.legal[i], game::Action::kPass) || legal(r.legal[i], game::Action::kRiichi);
+    if (excluded) {
+      EXPECT_EQ(r.paired[i], 0) << "decision " << i;
+      EXPECT_EQ(r.played_out[i], 0U) << "decision " << i;
+      skipped += all.rollout.paired[i] != 0;
+    } else {
+      EXPECT_EQ(r.paired[i], all.rollout.paired[i]) << "decision " << i;
+      EXPECT_EQ(r.played_out[i], all.rollout.played_out[i]) << "decision " << i;
+      EXPECT_EQ(r.paired_advantage[i], all.rollout.paired_advantage[i]) << "decision " << i;
+      kept += r.paired[i] != 0;
+    }
+  }
+  EXPECT_GT(skipped, 0) << "no call or riichi decision was played out with the gate off";
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(gated.stats.branch_decisions, all.stats.branch_decisions);
 }
 
 // A policy whose value is the deciding seat's own score / 10,000, read from its row's score

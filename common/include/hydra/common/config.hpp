@@ -153,6 +153,11 @@ struct SelfplayConfig {
   // With ppo.advantage = rollout: only decisions where the policy is unsure are played out, those
   // whose most likely action has less than this probability (1: every eligible decision).
   double play_out_unsure = 1.0;
+  // With ppo.advantage = rollout: which kinds of decision are played out (docs/PPO.md "Only the
+  // seat's own discards"): false = none on another seat's discard or kan (chi, pon, open kan, ron,
+  // pass), none where riichi may be declared; those carry nothing, as a confident decision does.
+  bool play_out_calls = true;
+  bool play_out_riichi = true;
   // With ppo.advantage = rollout: an action's value (its mean difference from the reference over
   // the walls) counts only where it is more than this many standard errors of its per-wall
   // differences from 0; else it is 0, the reference's worth (0: every value counts).
@@ -206,6 +211,10 @@ struct SelfplayConfig {
       "with ppo.advantage = rollout: play out only decisions whose most likely action has less than this "
       "probability (1: every one)",
       Range{0.0, 1.0});
+    v("play_out_calls", play_out_calls,
+      "with ppo.advantage = rollout: play out the decisions on another seat's discard or kan (false: none)");
+    v("play_out_riichi", play_out_riichi,
+      "with ppo.advantage = rollout: play out the decisions where riichi may be declared (false: none)");
     v("play_out_sigmas", play_out_sigmas,
       "with ppo.advantage = rollout: an action's value counts only where it is more than this many standard "
       "errors of its per-wall differences from 0, else it is 0 (0: every value counts)",

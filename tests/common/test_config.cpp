@@ -164,6 +164,12 @@ TEST(Config, ErrorsBlameTheSetFlagThatCausedThem) {
   expect_error(R"({"selfplay": {"play_outs": 1}})", {"selfplay.play_out_sigmas=2"},
                {"'--set selfplay.play_out_sigmas=2' and 'cfg/test.json'", "selfplay.play_outs is 1: set play_outs >= 2"});
   expect_error("{}", {"selfplay.play_out_sigmas=-1"}, {"selfplay.play_out_sigmas"});
+  // The gate by the decision's kind: booleans, both open by default.
+  EXPECT_TRUE(parse("{}", "x.json", {}).selfplay.play_out_calls);
+  EXPECT_TRUE(parse("{}", "x.json", {}).selfplay.play_out_riichi);
+  EXPECT_FALSE(parse("{}", "x.json", {"selfplay.play_out_calls=false"}).selfplay.play_out_calls);
+  EXPECT_FALSE(parse(R"({"selfplay": {"play_out_riichi": false}})", "x.json", {}).selfplay.play_out_riichi);
+  expect_error(R"({"selfplay": {"play_out_calls": "no"}})", {}, {"cfg/test.json", "selfplay.play_out_calls"});
   // Other seats played by another agent leave the deciding seat to a network: the agent must be one.
   EXPECT_EQ(parse(R"({"selfplay": {"play_out_agent": "snapshot", "play_out_others": "start"}, "ppo": {"init": "bc.ckpt"}})",
                   "x.json", {})

@@ -153,9 +153,10 @@ struct SelfplayConfig {
   // With ppo.advantage = rollout: only decisions where the policy is unsure are played out, those
   // whose most likely action has less than this probability (1: every eligible decision).
   double play_out_unsure = 1.0;
-  // With ppo.advantage = rollout: which kinds of decision are played out (docs/PPO.md "Only the
-  // seat's own discards"): false = none on another seat's discard or kan (chi, pon, open kan, ron,
-  // pass), none where riichi may be declared; those carry nothing, as a confident decision does.
+  // With ppo.advantage = rollout: which kinds of decision are played out (docs/PPO.md "Play-outs
+  // by the network", the kind gate): play_out_calls false = none on another seat's discard or kan
+  // (chi, pon, open kan, ron, pass); play_out_riichi false = none where riichi may be declared.
+  // Those carry nothing, as a confident decision does.
   bool play_out_calls = true;
   bool play_out_riichi = true;
   // With ppo.advantage = rollout: an action's value (its mean difference from the reference over

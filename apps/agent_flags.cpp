@@ -41,7 +41,10 @@ void log_searches(const selfplay::ModelAgents& agents, double seconds) {
     log::info("{}: {} decisions, {} searched ({} changed{}), {} play-outs of {} decisions; {:.3f} s of the run per "
               "searched decision{}",
               name, c->decisions.load(), searched, c->changed.load(),
-              extended > 0 ? fmt::format(", {} with more deals", extended) : std::string(), c->play_outs.load(),
+              extended > 0 ? fmt::format(", {} with more deals, {:.1f} deals a search", extended,
+                                         static_cast<double>(c->deals.load()) / static_cast<double>(searched))
+                           : std::string(),
+              c->play_outs.load(),
               c->play_out_decisions.load(),
               searched > 0 ? seconds / static_cast<double>(searched) : 0.0,
               longest > 0 ? fmt::format(", the longest {:.3f} s", static_cast<double>(longest) * 1e-6) : std::string());

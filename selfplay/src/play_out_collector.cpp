@@ -184,7 +184,7 @@ void PlayOutCollector::play(const Choice& c, std::optional<game::Action> g, Play
     return;
   }
   HYDRA_CHECK(c.encoders != nullptr && c.spawn, "a network play-out needs the game's encoders and the engine");
-  const PlayOutStart start{c.table, c.decision.seat, *c.encoders, c.perm_of_seat, &c.key};
+  const PlayOutStart start{c.table, c.decision.seat, c.encoders, c.perm_of_seat, &c.key};
   const std::size_t s = ix(c.decision.seat.index());
   const auto launch = [&](std::size_t k, std::size_t j, std::optional<game::Action> a, PlayOutEnd* out) {
     outstanding_.fetch_add(1, std::memory_order_acq_rel);

@@ -29,10 +29,14 @@ double PlayOutEnd::cut_reward(std::size_t seat) const {
 PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> first,
                          std::optional<game::Xoshiro256ss> walls, const PlayOutAgentSpec& agent,
                          const game::StreamKey& sampling, PlayOutEnd* out, std::atomic<int>* outstanding)
-    : enc_(start.encoders), perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
+    : perm_(start.perms), agent_(agent), seat_(start.seat), out_(out), outstanding_(outstanding) {
   HYDRA_CHECK(agent_.depth >= 0 && (agent_.policy != nullptr || (agent_.greedy_tail && agent_.depth == 0)),
               "a network play-out needs a policy (only a greedy one from its first decision needs none) and a depth >= 0");
   HYDRA_CHECK(!(agent_.greedy_others && agent_.others != nullptr), "a play-out's other seats are greedy or a network's, not both");
+  if (agent_.network()) {
+    HYDRA_CHECK(start.encoders != nullptr, "a network play-out needs the seats' encoders");
+    enc_.emplace(*start.encoders);
+  }
   if (agent_.greedy()) {
     HYDRA_CHECK(start.key != nullptr, "a play-out's greedy bots need the game key");
     greedy_.emplace();
@@ -42,7 +46,8 @@ PlayOutGame::PlayOutGame(const PlayOutStart& start, std::optional<game::Action> 
     rng_.emplace(game::SeatArray<game::Xoshiro256ss>{seat_stream(sampling, 0), seat_stream(sampling, 1),
                                                      seat_stream(sampling, 2), seat_stream(sampling, 3)});
   table_ = start.table.branch([this](const game::Table& t, const game::Event& e) {
-    for (int s = 0; s < game::kNumSeats; ++s) enc_[game::Seat(s)].observe(t.view(game::Seat(s)), e);
+    if (enc_)
+      for (int s = 0; s < game::kNumSeats; ++s) (*enc_)[game::Seat(s)].observe(t.view(game::Seat(s)), e);
     if (e.type == game::EventType::start_kyoku && !end_.next) end_.next = game::kyoku_start(e);
   });
   if (walls) table_->shuffle_unseen(*walls);
@@ -75,8 +80,9 @@ game::Action PlayOutGame::act(const game::Decision& d) {
 void PlayOutGame::encode(const game::Decision& d, const Row& row) {
   const std::size_t s = ix(d.seat.index());
   const game::PlayerView& view = table_->view(d.seat);
-  if (perm_[s].identity()) enc_[s].encode_into(view, row.obs);
-  else perm_[s].apply(enc_[s].encode(view).v.data(), row.obs);
+  HYDRA_CHECK(enc_.has_value(), "play-out: a network row asked of a play-out without encoders");
+  if (perm_[s].identity()) (*enc_)[s].encode_into(view, row.obs);
+  else perm_[s].apply((*enc_)[s].encode(view).v.data(), row.obs);
   round_to_half(row.obs, nullptr, encoder::kObsSize);
   const auto ctx = encoder::score_context(view);
   std::copy(ctx.begin(), ctx.end(), row.context);

@@ -20,6 +20,8 @@
 namespace hydra::selfplay {
 namespace {
 
+constexpr std::int64_t kMaxDeals = 65536;  // the deals a search may come to at its last stage
+
 double parse_number(std::string_view name, std::string_view key, std::string_view text) {
   double v = 0;
   const auto* end = text.data() + text.size();
@@ -97,6 +99,8 @@ SearchName parse_search_name(std::string_view name) {
       o.bf16 = value == "1";
     } else if (key == "more") {
       o.more = parse_count(name, key, value, 1, 4096);
+    } else if (key == "stages") {
+      o.stages = parse_count(name, key, value, 1, 8);
     } else if (key == "depth") {
       o.depth = parse_count(name, key, value, 1, 10000);
     } else if (key == "continuation") {
@@ -119,7 +123,7 @@ SearchName parse_search_name(std::string_view name) {
     } else {
       throw Error("'" + std::string(name) + "': unknown option '" + std::string(key) +
                   "' (known: walls, threshold, candidates, continuation, temperature, margin, sigmas, grp, time, calls, "
-                  "riichi, more, depth, tail, others, bf16)");
+                  "riichi, more, stages, depth, tail, others, bf16)");
     }
   }
   const SearchOptions& o = out.options;
@@ -131,6 +135,12 @@ SearchName parse_search_name(std::string_view name) {
   if (o.more > 0 && o.time > 0)
     throw Error("'" + std::string(name) +
                 "': options more and time do not go together: a time budget plays the deals in rounds of its own");
+  if (o.stages > 1 && o.more == 0)
+    throw Error("'" + std::string(name) +
+                "': option stages needs more=N: each stage adds deals in the proportion of more to walls");
+  if (Search::total_walls(o) > kMaxDeals)
+    throw Error("'" + std::string(name) + "': walls, more and stages come to more than " + std::to_string(kMaxDeals) +
+                " deals at the last stage");
   if (o.greedy_tail && o.depth == 0)
     throw Error("'" + std::string(name) +
                 "': option tail=greedy needs depth=N: bot:greedy plays on after the continuation's first N decisions");
@@ -265,8 +275,8 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   }
   if (played < walls) search.stop_at(played);
   HYDRA_CHECK(search.done(), "search: the engine ended before the play-outs");
-  if (search.extend()) {  // never with a budget (more and time are exclusive)
-    PlayOutsDriver driver(search.take_walls(walls, search.walls()));
+  for (int before = search.walls(); search.extend(); before = search.walls()) {  // never with a budget (more and time are exclusive)
+    PlayOutsDriver driver(search.take_walls(before, search.walls()));
     engine_->run(driver);
     HYDRA_CHECK(search.done(), "search: the engine ended before the further play-outs");
   }
@@ -314,6 +324,8 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
       sigmas_(agent.options().sigmas),
       walls_(agent.options().walls),
       more_(agent.options().more),
+      first_walls_(agent.options().walls),
+      stages_left_(agent.options().more > 0 ? agent.options().stages : 0),
       reward_model_(agent.reward()) {
   HYDRA_CHECK(candidates_.size() >= 2, "a search needs two candidates");
   if (reward_model_ != nullptr) {
@@ -324,7 +336,7 @@ Search::Search(const game::Table& table, game::Seat seat, const SearchAgent& age
   cut_ = agent.options().play_out_agent(agent.continuation(), agent.others()).cut();
   // Every deal's end is kept in place (the play-outs write into ends_): room for the further
   // deals too, so that adding them moves nothing.
-  ends_.reserve(candidates_.size() * ix(walls_ + more_));
+  ends_.reserve(candidates_.size() * ix(total_walls(agent.options())));
   if (more_ > 0) {  // the further deals are dealt from the decision as it is now
     base_ = table.branch({});
     own_ = std::make_unique<encoder::Observer>(agent.observer());
@@ -352,14 +364,18 @@ void Search::deal(const game::Table& table, const encoder::Observer& own, int fi
     game::Xoshiro256ss stream(game::derive(agent.key(), game::labels::search, {s, index_, wall, 0}));
     std::unique_ptr<game::Table> dealt = table.branch({});
     dealt->redeal_hidden(seat_, stream);
-    game::SeatArray<encoder::Encoder> enc{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
-                                          encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))};
-    for (int k = 0; k < game::kNumSeats; ++k) {
-      const game::Seat o2(k);
-      enc[o2] = o2 == seat_ ? own.encoder()
-                            : encoder::Encoder(own.encoder().book().for_seat(own.view(), dealt->view(o2)));
+    // The encoders where a network plays on (bot:greedy's play-outs encode nothing).
+    std::optional<game::SeatArray<encoder::Encoder>> enc;
+    if (spec.network()) {
+      enc.emplace(game::SeatArray<encoder::Encoder>{encoder::Encoder(game::Seat(0)), encoder::Encoder(game::Seat(1)),
+                                                    encoder::Encoder(game::Seat(2)), encoder::Encoder(game::Seat(3))});
+      for (int k = 0; k < game::kNumSeats; ++k) {
+        const game::Seat o2(k);
+        (*enc)[o2] = o2 == seat_ ? own.encoder()
+                                 : encoder::Encoder(own.encoder().book().for_seat(own.view(), dealt->view(o2)));
+      }
     }
-    const PlayOutStart start{*dealt, seat_, enc, perms, &agent.key()};
+    const PlayOutStart start{*dealt, seat_, enc ? &*enc : nullptr, perms, &agent.key()};
     const game::StreamKey sampling = game::derive(agent.key(), game::labels::search, {s, index_, wall, 1});
     for (std::size_t k = 0; k < candidates_.size(); ++k) {
       const std::size_t i = ix(w) * candidates_.size() + k;
@@ -369,26 +385,41 @@ void Search::deal(const game::Table& table, const encoder::Observer& own, int fi
   }
 }
 
-// A candidate is on course for the gate when its gain after the first deals already exceeds
-// margin plus sigmas standard errors scaled to the precision of all the deals: with walls + more
-// deals the standard error shrinks by sqrt(walls / (walls + more)), so a gain the first deals put
-// at sigmas * sqrt(walls / (walls + more)) of their standard errors is the one that, if it holds,
-// passes the gate at the end. Elsewhere the further deals could not change the choice but by
-// chance, and the argmax is played on the first deals.
+// A candidate is on course for the gate when its gain on the deals so far already exceeds
+// margin plus sigmas standard errors scaled to the precision of the next stage's deals: with N'
+// deals instead of N the standard error shrinks by sqrt(N / N'), so a gain the deals so far put
+// at sigmas * sqrt(N / N') of their standard errors is the one that, if it holds, passes the gate
+// after the next stage. Elsewhere the further deals could not change the choice but by chance,
+// and the choice is made on the deals so far (the argmax, unless a candidate already passes).
 bool Search::extend() {
   HYDRA_CHECK(done(), "search: extended before its play-outs ended");
-  if (more_ == 0 || !base_) return false;
-  const double scale = std::sqrt(static_cast<double>(walls_) / static_cast<double>(walls_ + more_));
+  if (stages_left_ == 0 || !base_) return false;
+  const int next = next_stage(walls_, first_walls_, more_);
+  const double scale = std::sqrt(static_cast<double>(walls_) / static_cast<double>(next));
   const bool promising = std::ranges::any_of(gains(), [&](const Gain& g) { return g.gain > margin_ + sigmas_ * scale * g.se; });
+  --stages_left_;
+  if (!promising) stages_left_ = 0;
+  // The decision's table and the seat's observer, kept for a later stage or released.
   std::unique_ptr<game::Table> table = std::move(base_);
-  const std::unique_ptr<encoder::Observer> own = std::move(own_);
+  std::unique_ptr<encoder::Observer> own = std::move(own_);
   if (!promising) return false;
-  rewards_.clear();  // the first deals' rewards are read again with the others'
+  rewards_.clear();  // the deals so far are read again with the further ones
   const int first = walls_;
-  walls_ += more_;
+  walls_ = next;
   extended_ = true;
   deal(*table, *own, first, walls_);
+  if (stages_left_ > 0) {
+    base_ = std::move(table);
+    own_ = std::move(own);
+  }
   return true;
+}
+
+std::int64_t Search::total_walls(const SearchOptions& o) {
+  std::int64_t n = o.walls;
+  if (o.more > 0)
+    for (int i = 0; i < o.stages && n <= kMaxDeals; ++i) n = n * (o.walls + o.more) / o.walls;
+  return n;
 }
 
 void Search::settle() const {
@@ -490,6 +521,7 @@ void Search::count(SearchCounters& c, game::Action played) const {
   c.searched.fetch_add(1, std::memory_order_relaxed);
   if (played != candidates_.front()) c.changed.fetch_add(1, std::memory_order_relaxed);
   if (extended_) c.extended.fetch_add(1, std::memory_order_relaxed);
+  c.deals.fetch_add(walls_, std::memory_order_relaxed);
   c.play_outs.fetch_add(static_cast<std::int64_t>(ends_.size()), std::memory_order_relaxed);
   c.play_out_decisions.fetch_add(play_out_decisions(), std::memory_order_relaxed);
 }

@@ -187,7 +187,7 @@ PlayOutEnd engine_play_out(const Position& p, std::optional<game::Action> first,
                            const game::GameKey* others = nullptr, BatchPolicy* others_policy = nullptr) {
   PlayOutEnd out;
   std::atomic<int> outstanding{1};
-  const PlayOutStart start{*p.table, p.seat, p.enc, perm, tail ? tail : others};
+  const PlayOutStart start{*p.table, p.seat, &p.enc, perm, tail ? tail : others};
   const PlayOutAgentSpec spec{without_policy ? nullptr : &policy, temperature, depth, tail != nullptr, others != nullptr,
                               others_policy};
   OneGame driver(std::make_unique<PlayOutGame>(start, first, walls, spec, sampling, &out, &outstanding));

@@ -659,8 +659,66 @@ TEST(Search, AStagedSearchIsTheSearchOfAllItsDealsWhereItGoesOn) {
   EXPECT_GE(kept, 6);
 }
 
-// The staged search in games: the same games at one and two threads and through act() (hydra
-// bot's path), its further deals counted, and games of its own.
+// stages=S: each extension multiplies the deals by (walls + more) / walls, and the search that
+// has gone on to a stage is the search of all that stage's deals to the bit (2, 4, 8 deals here).
+TEST(Search, EveryStageIsTheSearchOfAllItsDeals) {
+  std::array<SearchSetup, 4> s;  // staged; the plain searches of 2, 4 and 8 deals
+  for (SearchSetup& x : s) {
+    x.options.continuation = std::string(kGreedyContinuation);
+    x.options.sigmas = 0.5;
+    x.options.candidates = 3;
+  }
+  s[0].options.more = 2;
+  s[0].options.stages = 2;
+  s[2].options.walls = 4;
+  s[3].options.walls = 8;
+  EXPECT_EQ(Search::total_walls(s[0].options), 8);
+  std::array<int, 3> reached{};  // decisions whose search stopped after 2, 4 and 8 deals
+  const game::GameKey key = game::game_key(game::MasterSeed{31}, 0);
+  game::Table t(rules(), key, true);
+  play_greedy(t, key, [&](game::Table& table, const game::Decision& d, int n) {
+    if (n % 3 != 0 || table.pending().size() != 1 || d.mask.count() < 2 || std::ranges::min(reached) >= 4) return;
+    std::vector<game::Action> cands;
+    for (int a = 0; a < game::kNumActions && cands.size() < 3; ++a)
+      if (d.mask.test(game::Action(a))) cands.emplace_back(a);
+    std::array<std::unique_ptr<SearchAgent>, 4> agents;
+    std::array<std::unique_ptr<Search>, 4> searches;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      agents[i] = s[i].agent();
+      agents[i]->start_game(d.seat, key);
+      for (const game::Event& e : table.events()) agents[i]->observe(e);
+      searches[i] = std::make_unique<Search>(table, d.seat, *agents[i], cands, 5);
+      Games games(searches[i]->take_games());
+      Engine engine(EngineOptions{});
+      engine.run(games);
+      ASSERT_TRUE(searches[i]->done());
+    }
+    Search& staged = *searches[0];
+    std::size_t stage = 0;
+    EXPECT_EQ(staged.values(), searches[1]->values()) << "decision " << n;
+    for (int before = staged.walls(); staged.extend(); before = staged.walls()) {
+      ++stage;
+      ASSERT_LE(stage, 2U) << "decision " << n;
+      EXPECT_EQ(staged.walls(), 2 << stage);
+      EXPECT_FALSE(staged.done());
+      Games more(staged.take_walls(before, staged.walls()));
+      Engine engine(EngineOptions{});
+      engine.run(more);
+      ASSERT_TRUE(staged.done());
+      EXPECT_EQ(staged.values(), searches[stage + 1]->values()) << "decision " << n << ", stage " << stage;
+    }
+    if (stage == 2) {
+      EXPECT_EQ(staged.best(), searches[3]->best()) << "decision " << n;
+    }
+    ++reached[stage];
+  });
+  EXPECT_GE(reached[0], 4);
+  EXPECT_GE(reached[1], 4);
+  EXPECT_GE(reached[2], 4);
+}
+
+// The staged search in games, three stages: the same games at one and two threads and through
+// act() (hydra bot's path), its further deals counted, and games of its own.
 TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
   constexpr std::size_t kGames = static_cast<std::size_t>(hydra::testing::sized(3, 2));
   SearchSetup plain;
@@ -669,6 +727,7 @@ TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
   for (SearchSetup* s : {&one, &two, &alone}) {
     s->options.sigmas = 1;
     s->options.more = 4;
+    s->options.stages = 2;  // 2, 6 and 18 deals
   }
   const auto a = play_searching(one, 1, kGames);
   const auto b = play_searching(two, 2, kGames);
@@ -682,9 +741,13 @@ TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
   EXPECT_GT(searched, static_cast<long>(10 * kGames / 3));
   EXPECT_GT(extended, 0);
   EXPECT_LT(extended, searched);
-  EXPECT_EQ(one.counters->play_outs.load(), 2 * 2 * searched + 2 * 4 * extended);  // candidates x walls
+  const auto deals = one.counters->deals.load();
+  EXPECT_EQ(one.counters->play_outs.load(), 2 * deals);                // candidates x deals
+  EXPECT_GT(deals, 2 * searched + 4 * extended);                      // some went on to the third stage
+  EXPECT_LE(deals, 2 * searched + 16 * extended);
   for (const SearchSetup* s : {&two, &alone}) {
     EXPECT_EQ(s->counters->extended.load(), extended);
+    EXPECT_EQ(s->counters->deals.load(), deals);
     EXPECT_EQ(s->counters->play_out_decisions.load(), one.counters->play_out_decisions.load());
   }
   EXPECT_EQ(plain.counters->extended.load(), 0);
@@ -705,6 +768,10 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_DOUBLE_EQ(parse_search_name("search:a.ckpt:time=0.5").options.time, 0.5);
   EXPECT_DOUBLE_EQ(parse_search_name("search:a.ckpt").options.time, 0.0);
   EXPECT_EQ(parse_search_name("search:a.ckpt:walls=32:more=96").options.more, 96);
+  const SearchOptions staged = parse_search_name("search:a.ckpt:walls=32:more=96:stages=3").options;
+  EXPECT_EQ(staged.stages, 3);
+  EXPECT_EQ(Search::total_walls(staged), 2048);  // 32, 128, 512, 2048
+  EXPECT_EQ(Search::total_walls(parse_search_name("search:a.ckpt:walls=8:more=4:stages=3").options), 27);  // 8, 12, 18, 27
   EXPECT_EQ(parse_search_name("search:a.ckpt").options.more, 0);
   const auto message = [](const std::string& name) {
     try {
@@ -730,6 +797,9 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:calls=no").find("calls must be 0 or 1, got 'no'"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:more=0").find("option more must be a whole number in [1, 4096]"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:more=8:time=0.5").find("options more and time do not go together"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:stages=2").find("option stages needs more=N"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:more=8:stages=9").find("option stages must be a whole number in [1, 8]"), std::string::npos);
+  EXPECT_NE(message("search:m.ckpt:walls=64:more=4096:stages=2").find("more than 65536 deals"), std::string::npos);
   EXPECT_TRUE(parse_search_name("search:m.ckpt:continuation=greedy:walls=64").options.greedy());
   EXPECT_FALSE(parse_search_name("search:m.ckpt:continuation=b.ckpt").options.greedy());
   const SearchOptions tail = parse_search_name("search:m.ckpt:depth=8:tail=greedy:grp=g.ckpt").options;

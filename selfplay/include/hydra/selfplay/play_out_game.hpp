@@ -68,13 +68,17 @@ struct PlayOutAgentSpec {
   bool greedy() const { return greedy_tail || greedy_others; }
   // Whether a play-out ends at the cut with the network's value (else at the kyoku's end).
   bool cut() const { return depth > 0 && !greedy_tail; }
+  // Whether a network may decide in a play-out, so that its seats' encoders are kept up to date;
+  // not for a play-out bot:greedy plays from its first decision, which encodes nothing.
+  bool network() const { return !(greedy_tail && depth == 0); }
 };
 
 // The deciding game as it stands, for a play-out of it.
 struct PlayOutStart {
   const game::Table& table;  // its only pending decision is `seat`'s
   game::Seat seat;
-  const game::SeatArray<encoder::Encoder>& encoders;  // every seat's, up to date
+  // Every seat's, up to date; may be null where the agent plays no network (!network()).
+  const game::SeatArray<encoder::Encoder>* encoders;
   const game::SeatArray<encoder::SuitPerm>& perms;
   const game::GameKey* key = nullptr;  // the deciding game's: seeds the greedy bots of a tail or the others
 };
@@ -99,7 +103,7 @@ class PlayOutGame final : public EngineGame {
 
  private:
   std::unique_ptr<game::Table> table_;
-  game::SeatArray<encoder::Encoder> enc_;
+  std::optional<game::SeatArray<encoder::Encoder>> enc_;  // none where no network decides
   game::SeatArray<encoder::SuitPerm> perm_;
   std::optional<game::SeatArray<game::Xoshiro256ss>> rng_;
   std::optional<game::SeatArray<GreedyAgent>> greedy_;  // the greedy bots (of a tail or the others)

@@ -37,6 +37,11 @@
 //                          gate, its gain above margin + sigmas * sqrt(walls / (walls + N)) of the
 //                          first deals' standard errors; elsewhere the argmax is played on the
 //                          first deals. Not with time.
+//   stages=S (1)           with more: up to S such extensions, each multiplying the deals by
+//                          (walls + more) / walls (walls=32:more=96:stages=3: 32, 128, 512, 2048
+//                          deals), each where a candidate is on course for the gate at the next
+//                          stage's deals: a sequential test that spends the deals on the decisions
+//                          whose candidates are close to the gate.
 //   depth=N                cut each play-out at the seat's first network decision after N
 //                          decisions (or its first in the next kyoku) and score it by the
 //                          continuation's value head there, which a behaviour-cloned checkpoint
@@ -99,6 +104,7 @@ struct SearchOptions {
   bool calls = true;  // false: decisions on another seat's discard or kan are not searched
   bool riichi = true;  // false: whether to declare riichi is the argmax's (its discards are searched)
   int more = 0;  // > 0: after the first `walls` deals, this many more where a candidate is on course for the gate
+  int stages = 1;  // with more: how many times the deals may grow by (walls + more) / walls
   int depth = 0;      // > 0: play-outs cut after this many decisions, scored by the value head
   bool greedy_tail = false;  // with depth: not cut, bot:greedy plays on after the depth's decisions
   // Who plays the other seats of a play-out: empty: the continuation; kGreedyContinuation:
@@ -135,6 +141,7 @@ struct SearchCounters {
   std::atomic<std::int64_t> searched{0};   // of those, with two or more candidates
   std::atomic<std::int64_t> changed{0};    // of those, where it played another action than the argmax
   std::atomic<std::int64_t> extended{0};   // of those, where it played `more` deals beyond the first
+  std::atomic<std::int64_t> deals{0};      // the deals of all the searches (walls, and more where they went on)
   std::atomic<std::int64_t> play_outs{0};
   std::atomic<std::int64_t> play_out_decisions{0};
   // The longest search run at once (act(), or under a time budget), in microseconds: the wait a
@@ -237,8 +244,14 @@ class Search {
   void stop_at(int walls);
   // Once done(), with option more: whether the search goes on, its further deals dealt (their
   // games from take_walls(the walls before, walls())); false when no candidate is on course for
-  // the gate, or after the one extension.
+  // the gate at the next stage's deals, or after the last of its `stages` extensions.
   bool extend();
+  // The deals of the stage after one of `walls` deals: walls * (first + more) / first.
+  static int next_stage(int walls, int first, int more) {
+    return static_cast<int>(static_cast<std::int64_t>(walls) * (first + more) / first);
+  }
+  // The deals of options' last stage (walls without more); past 65,536 it stops counting there.
+  static std::int64_t total_walls(const SearchOptions& o);
   int walls() const { return walls_; }
   bool done() const { return outstanding_.load(std::memory_order_acquire) == 0; }
   // Once done(): the action to play, and each candidate's mean reward (candidates' order). The
@@ -271,6 +284,8 @@ class Search {
   double sigmas_ = 0;
   int walls_ = 0;
   int more_ = 0;
+  int first_walls_ = 0;  // the first stage's deals
+  int stages_left_ = 0;  // extensions still allowed
   bool extended_ = false;
   // With more: the decision's table and the seat's observer as they were, for the further deals.
   std::unique_ptr<game::Table> base_;

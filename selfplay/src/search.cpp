@@ -132,9 +132,6 @@ SearchName parse_search_name(std::string_view name) {
                 "': continuation=greedy plays every decision of a play-out by bot:greedy, which has no value head to "
                 "cut at (depth), no tail, no others and no temperature; for the network's first N decisions and the "
                 "greedy bot's after, use depth=N:tail=greedy, for the network in the searching seat alone others=greedy");
-  if (o.more > 0 && o.time > 0)
-    throw Error("'" + std::string(name) +
-                "': options more and time do not go together: a time budget plays the deals in rounds of its own");
   if (o.stages > 1 && o.more == 0)
     throw Error("'" + std::string(name) +
                 "': option stages needs more=N: each stage adds deals in the proportion of more to walls");
@@ -257,9 +254,10 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
     eo.groups = {static_cast<std::size_t>(options_.candidates) * static_cast<std::size_t>(options_.walls)};
     engine_ = std::make_unique<Engine>(eo);
   }
-  // Without a budget one round holds every deal; with one, rounds of a quarter of them.
+  // Without a budget one round holds every deal; with one, rounds of a quarter of them, but for
+  // a staged search, whose first stage runs whole and whose budget decides the stages after it.
   const int walls = search.walls();
-  const int round = options_.time > 0 ? (walls + 3) / 4 : walls;
+  const int round = options_.time > 0 && options_.more == 0 ? (walls + 3) / 4 : walls;
   int played = 0;
   while (played < walls) {
     const auto round_start = Clock::now();
@@ -275,7 +273,19 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   }
   if (played < walls) search.stop_at(played);
   HYDRA_CHECK(search.done(), "search: the engine ended before the play-outs");
-  for (int before = search.walls(); search.extend(); before = search.walls()) {  // never with a budget (more and time are exclusive)
+  // A further stage, where the search goes on; under a budget only where the time a deal has
+  // taken so far says its deals end within it (else the choice is made on the deals so far).
+  auto stage_start = start;
+  int stage_deals = played;  // the deals of the stage just played
+  for (int before = search.walls(); search.can_extend(); before = search.walls()) {
+    if (options_.time > 0) {
+      const auto now = Clock::now();
+      const std::chrono::duration<double> spent = now - start, took = now - stage_start;
+      if (spent.count() + took.count() / stage_deals * (search.next_walls() - before) > options_.time) break;
+      stage_start = now;
+    }
+    if (!search.extend()) break;
+    stage_deals = search.walls() - before;
     PlayOutsDriver driver(search.take_walls(before, search.walls()));
     engine_->run(driver);
     HYDRA_CHECK(search.done(), "search: the engine ended before the further play-outs");

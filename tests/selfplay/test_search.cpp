@@ -754,6 +754,44 @@ TEST(Search, StagedSearchesGiveTheSameGamesAtOneAndTwoThreadsAndAlone) {
   EXPECT_NE(a, f);
 }
 
+// A staged search under a budget: one that never binds plays every stage it would play without
+// it (the same games and deals in the engine's game and through act()); one too short for any
+// further stage plays the first stage's deals alone, the search of those walls.
+TEST(Search, ATimeBudgetDecidesOnlyWhetherAStagedSearchGoesOn) {
+  constexpr std::size_t kGames = 2;
+  SearchSetup plain, staged, loose, alone, tight, first;
+  for (SearchSetup* s : {&plain, &staged, &loose, &alone, &tight, &first}) s->options.sigmas = 1;
+  for (SearchSetup* s : {&staged, &loose, &alone, &tight}) {
+    s->options.more = 4;
+    s->options.stages = 2;  // 2, 6 and 18 deals
+  }
+  loose.options.time = alone.options.time = 1e6;
+  tight.options.time = 1e-9;
+  const auto a = play_searching(staged, 2, kGames);
+  const auto b = play_searching(loose, 2, kGames);
+  const auto c = play_searching_alone(alone, kGames);
+  const auto f = play_searching(first, 2, kGames);  // walls = 2, no stages, no budget
+  const auto t = play_searching(tight, 2, kGames);
+  ASSERT_EQ(a.size(), kGames);
+  for (std::size_t g = 0; g < kGames; ++g) {
+    EXPECT_TRUE(a[g] == b[g]) << "game " << g;
+    EXPECT_TRUE(a[g] == c[g]) << "game " << g;
+    EXPECT_TRUE(f[g] == t[g]) << "game " << g;
+  }
+  EXPECT_GT(staged.counters->extended.load(), 0);
+  for (const SearchSetup* s : {&loose, &alone}) {
+    EXPECT_EQ(s->counters->searched.load(), staged.counters->searched.load());
+    EXPECT_EQ(s->counters->extended.load(), staged.counters->extended.load());
+    EXPECT_EQ(s->counters->deals.load(), staged.counters->deals.load());
+    EXPECT_EQ(s->counters->play_out_decisions.load(), staged.counters->play_out_decisions.load());
+    EXPECT_GT(s->counters->longest_us.load(), 0);
+  }
+  EXPECT_EQ(tight.counters->extended.load(), 0);
+  EXPECT_EQ(tight.counters->searched.load(), first.counters->searched.load());
+  EXPECT_EQ(tight.counters->deals.load(), 2 * first.counters->searched.load());
+  EXPECT_EQ(tight.counters->play_out_decisions.load(), first.counters->play_out_decisions.load());
+}
+
 TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   const SearchName s = parse_search_name("search:m.ckpt:walls=16:threshold=0.2:candidates=2:temperature=0.5:margin=0.1:sigmas=2");
   EXPECT_EQ(s.checkpoint, "m.ckpt");
@@ -796,7 +834,9 @@ TEST(Search, NamesAndOptionsAreCheckedWithClearErrors) {
   EXPECT_NE(message("search:m.ckpt:time=soon").find("time needs a number"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:calls=no").find("calls must be 0 or 1, got 'no'"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:more=0").find("option more must be a whole number in [1, 4096]"), std::string::npos);
-  EXPECT_NE(message("search:m.ckpt:more=8:time=0.5").find("options more and time do not go together"), std::string::npos);
+  const SearchOptions timed = parse_search_name("search:m.ckpt:more=8:stages=2:time=0.5").options;
+  EXPECT_EQ(timed.more, 8);
+  EXPECT_EQ(timed.time, 0.5);
   EXPECT_NE(message("search:m.ckpt:stages=2").find("option stages needs more=N"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:more=8:stages=9").find("option stages must be a whole number in [1, 8]"), std::string::npos);
   EXPECT_NE(message("search:m.ckpt:walls=64:more=4096:stages=2").find("more than 65536 deals"), std::string::npos);

@@ -36,7 +36,9 @@
 //                          a search of walls + N plays) only where a candidate is on course for the
 //                          gate, its gain above margin + sigmas * sqrt(walls / (walls + N)) of the
 //                          first deals' standard errors; elsewhere the argmax is played on the
-//                          first deals. Not with time.
+//                          first deals. With time the first stage runs whole and a further
+//                          stage only where the time a deal has taken so far says it ends
+//                          within the budget.
 //   stages=S (1)           with more: up to S such extensions, each multiplying the deals by
 //                          (walls + more) / walls (walls=32:more=96:stages=3: 32, 128, 512, 2048
 //                          deals), each where a candidate is on course for the gate at the next
@@ -62,7 +64,9 @@
 //                          in bot, so it is the bot a host sees; where the budget binds, the
 //                          choice depends on the machine's speed. A round's deals are those of
 //                          the search without a budget: a budget that does not bind changes
-//                          nothing.
+//                          nothing. With more, the first stage is one round and a further stage
+//                          starts only where the first stages' time per deal says it ends
+//                          within S.
 // In `hydra eval` and `hydra selfplay` a search runs on the engine's own table, its play-outs
 // batched with every game's passes. Where no table is held (`hydra bot`, a plain game loop) the
 // agent rebuilds one from the kyoku's events as its seat saw them (game/rebuild.hpp) and runs
@@ -246,6 +250,10 @@ class Search {
   // games from take_walls(the walls before, walls())); false when no candidate is on course for
   // the gate at the next stage's deals, or after the last of its `stages` extensions.
   bool extend();
+  // Whether another stage is allowed (option more, stages left): extend() may go on, to
+  // next_walls() deals.
+  bool can_extend() const { return stages_left_ > 0 && base_ != nullptr; }
+  int next_walls() const { return next_stage(walls_, first_walls_, more_); }
   // The deals of the stage after one of `walls` deals: walls * (first + more) / first.
   static int next_stage(int walls, int first, int more) {
     return static_cast<int>(static_cast<std::int64_t>(walls) * (first + more) / first);

@@ -273,8 +273,8 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   }
   if (played < walls) search.stop_at(played);
   HYDRA_CHECK(search.done(), "search: the engine ended before the play-outs");
-  // A further stage, where the search goes on; under a budget only where the time a deal has
-  // taken so far says its deals end within it (else the choice is made on the deals so far).
+  // A further stage, where the search goes on; under a budget only where the time a deal of the
+  // stage before took says its deals end within it (else the choice is made on the deals so far).
   auto stage_start = start;
   int stage_deals = played;  // the deals of the stage just played
   for (int before = search.walls(); search.can_extend(); before = search.walls()) {
@@ -403,7 +403,7 @@ void Search::deal(const game::Table& table, const encoder::Observer& own, int fi
 // and the choice is made on the deals so far (the argmax, unless a candidate already passes).
 bool Search::extend() {
   HYDRA_CHECK(done(), "search: extended before its play-outs ended");
-  if (stages_left_ == 0 || !base_) return false;
+  if (!can_extend()) return false;
   const int next = next_stage(walls_, first_walls_, more_);
   const double scale = std::sqrt(static_cast<double>(walls_) / static_cast<double>(next));
   const bool promising = std::ranges::any_of(gains(), [&](const Gain& g) { return g.gain > margin_ + sigmas_ * scale * g.se; });

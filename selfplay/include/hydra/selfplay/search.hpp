@@ -37,8 +37,8 @@
 //                          gate, its gain above margin + sigmas * sqrt(walls / (walls + N)) of the
 //                          first deals' standard errors; elsewhere the argmax is played on the
 //                          first deals. With time the first stage runs whole and a further
-//                          stage only where the time a deal has taken so far says it ends
-//                          within the budget.
+//                          stage only where the time a deal of the stage before took says it
+//                          ends within the budget.
 //   stages=S (1)           with more: up to S such extensions, each multiplying the deals by
 //                          (walls + more) / walls (walls=32:more=96:stages=3: 32, 128, 512, 2048
 //                          deals), each where a candidate is on course for the gate at the next
@@ -65,7 +65,7 @@
 //                          choice depends on the machine's speed. A round's deals are those of
 //                          the search without a budget: a budget that does not bind changes
 //                          nothing. With more, the first stage is one round and a further stage
-//                          starts only where the first stages' time per deal says it ends
+//                          starts only where the stage before's time per deal says it ends
 //                          within S.
 // In `hydra eval` and `hydra selfplay` a search runs on the engine's own table, its play-outs
 // batched with every game's passes. Where no table is held (`hydra bot`, a plain game loop) the

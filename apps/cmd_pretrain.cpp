@@ -1,6 +1,8 @@
 // hydra pretrain --config FILE [--data DIR...] [--max-steps N] [--run-dir DIR] [--resume]
-//                [--max-minutes M] [--seed S] [--device D] [--set k=v]... [--nproc N]
+//                [--max-minutes M] [--seed S] [--device D] [--set k=v]... [--nproc N] [--init CKPT]
 //   behaviour cloning from logs (docs/PRETRAIN.md); flags are overrides applied after --set.
+//   --init starts from a checkpoint's weights (fine-tuning, e.g. on a search's own games:
+//   docs/PPO.md "Distilling the search").
 //   Ctrl-C (or SIGTERM) saves a checkpoint after the current step and exits 0. Data-parallel
 //   ranks (docs/DISTRIBUTED.md): started by torchrun or srun, or --nproc N local ones.
 // hydra pretrain --eval-only --model CKPT --data DIR... [--json] [--max-samples N]
@@ -30,10 +32,15 @@ void register_pretrain(CLI::App& app) {
   cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)")->check(integer_in(0, std::int64_t{1} << 40));
   cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->check(integer_in(1, 65536))->capture_default_str();
   cmd->add_flag("--no-greedy", f->no_greedy, "--eval-only: skip the greedy bot's agreement");
+  cmd->add_option("--init", f->init,
+                  "start from this checkpoint's weights (same model.*; the optimizer and schedule start afresh; "
+                  "--resume continues from the run's own checkpoint instead): fine-tuning, e.g. on a search's games")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--nproc", f->nproc,
                   "data-parallel ranks to start on this machine, as torchrun --nproc-per-node N would (docs/DISTRIBUTED.md)")
       ->check(integer_in(1, 1024));
   cmd->callback([f] {
+    if (f->eval_only && !f->init.empty()) throw Error("pretrain --eval-only evaluates --model: leave out --init");
     if (f->nproc > 1) {
       if (f->eval_only) throw Error("pretrain --eval-only runs in one process: leave out --nproc");
       const int rc = run_local_ranks(f->nproc);

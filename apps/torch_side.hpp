@@ -39,6 +39,7 @@ struct PretrainFlags {
   std::int64_t max_samples = 0;
   int batch = 256;
   bool no_greedy = false;
+  std::string init;  // --init: the checkpoint whose weights start the run (fine-tuning)
 };
 
 struct GrpFlags {

@@ -97,6 +97,7 @@ void pretrain(const PretrainFlags& f) {
   if (!f.run.run_dir.empty()) cfg.run.dir = f.run.run_dir;
   pretrain::RunOptions o;
   o.resume = f.run.resume;
+  o.init = f.init;
   o.ranks = ranks;
   const auto summary = pretrain::run_pretrain(cfg, o);
   if (ranks.rank == 0) print_summary("pretrain", summary, f.json);  // rank 0 reports the run

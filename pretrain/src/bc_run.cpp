@@ -132,6 +132,17 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     log::info("pretrain: resuming from {} at step {} (written by {} rank(s), now {})", from.string(), resumed->step,
               resumed->extra.value("world_size", 1), world);
   }
+  if (!options.resume && !options.init.empty()) {
+    // Fine-tuning (docs/PRETRAIN.md "Fine-tuning from a checkpoint"): the weights of a network of
+    // the same shape; the optimizer, its schedule and the step count start afresh.
+    model::LoadOptions load;
+    load.restore_rng = false;
+    // The kind first: another kind's tensors would be refused as a different architecture.
+    if (const auto kind = model::load_checkpoint(options.init, nullptr, nullptr, load).kind; kind != "hydra_net")
+      throw Error("--init: checkpoint '" + options.init.string() + "' holds a '" + kind + "' network, not a hydra_net");
+    model::load_checkpoint(options.init, learner.net().get(), nullptr, load);
+    log::info("pretrain: initial weights from {}", options.init.string());
+  }
   learner.set_group(group);  // rank 0's weights everywhere
   detail::open_run_dir(cfg, "pretrain.log", options.resume, context.writes());
   // pretrain.batch is the union's: rank r takes rows [batch r / W, batch (r + 1) / W).

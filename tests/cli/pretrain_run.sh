@@ -4,7 +4,8 @@
 # --resume continuing the step count, --eval-only on a log with the greedy bot's agreement, a
 # run directory that refuses to be overwritten, a GRP run whose checkpoint is of kind grp, a GRP
 # run that never beats its untrained network (best checkpoint, report and warning), and
-# one `hydra train` update started from the BC checkpoint (ppo.init) with the GRP rewards.
+# one `hydra train` update started from the BC checkpoint (ppo.init) with the GRP rewards, and a
+# fine-tuning run started from it (--init).
 # Skips (exit 77) without HYDRA_TESTDATA.
 set -u
 hydra=$1
@@ -73,4 +74,29 @@ out=$("$hydra" train --run-dir "$dir/train" --max-updates 1 --device cpu --seed 
 printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "hydra train from the BC checkpoint: exit code $rc"
 printf '%s\n' "$out" | grep -q "initial weights from .*step-000000000006.ckpt" || fail "hydra train did not start from the BC checkpoint"
-echo "pretrain_run.sh: train, resume, eval-only, grp and a PPO start from both checkpoints as expected"
+# Fine-tuning (--init): at learning rate 0 the fine-tuned network is the one it started from, so
+# --eval-only gives it the same numbers on the same log; a GRP checkpoint is refused by name.
+out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/tuned" --max-steps 2 --init "$bc" "${small[@]}" \
+  --set pretrain.lr=0 --set pretrain.lr_floor=0 2>&1); rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || fail "pretrain --init: exit code $rc"
+printf '%s\n' "$out" | grep -q "initial weights from .*step-000000000006.ckpt" || fail "pretrain --init did not name its start"
+tuned="$dir/tuned/checkpoints/$(cat "$dir/tuned/checkpoints/latest")"
+"$hydra" pretrain --eval-only --model "$bc" --data "$one" --json --no-greedy > "$dir/bc.json" || fail "eval-only of the start"
+"$hydra" pretrain --eval-only --model "$tuned" --data "$one" --json --no-greedy > "$dir/tuned.json" || fail "eval-only of the fine-tuned"
+python3 - "$dir/bc.json" "$dir/tuned.json" <<'PY' || fail "the network fine-tuned at learning rate 0 is not its start"
+import json, sys
+def numbers(x, path=""):
+    if isinstance(x, dict):
+        for k, v in x.items(): yield from numbers(v, path + "/" + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x): yield from numbers(v, f"{path}/{i}")
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield path, x
+# Every number but the checkpoint's step and the evaluation's wall time.
+a, b = ({k: v for k, v in numbers(json.load(open(f))) if k != "/step" and not k.endswith("seconds")} for f in sys.argv[1:])
+assert a and a == b, [(k, a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)][:5]
+PY
+out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/tuned_grp" --max-steps 2 --init "$grp" "${small[@]}" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "holds a 'grp' network, not a hydra_net" || fail "a GRP checkpoint was taken as --init: $out"
+echo "pretrain_run.sh: train, resume, eval-only, grp, fine-tuning and a PPO start from both checkpoints as expected"

@@ -23,6 +23,9 @@ namespace hydra::pretrain {
 struct RunOptions {
   std::optional<std::int64_t> max_steps;  // overrides train.max_updates
   bool resume = false;                    // continue from RUN_DIR/checkpoints
+  // Behaviour cloning only: a "hydra_net" checkpoint of the same model whose weights start the
+  // run (fine-tuning; the optimizer and the schedule start afresh). Ignored with resume.
+  std::filesystem::path init;
   // This process's place among data-parallel ranks (docs/DISTRIBUTED.md), as torchrun or
   // `--nproc` set it; the default is one process. Behaviour cloning only (not GRP).
   model::DistEnv ranks;

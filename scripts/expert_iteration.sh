@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Expert iteration from the Houou clone (docs/PPO.md "Distilling the search"): self-play by the
+# search over the clone, then the clone fine-tuned on those games, then the duplicates of the
+# learning check.
+#   1. `hydra selfplay` with search:CLONE in all four seats (the settings `hydra bot` uses, without
+#      its time budget, so the games are a function of the seed: docs/EVAL.md), --games games;
+#   2. `hydra pretrain --config configs/distill_houou.json --init CLONE` on those games' logs
+#      (--steps, default the config's): the clone learns the search's choices;
+#   3. 1v3 duplicates over --seeds wall seeds (--eval-seed), argmax play (hydra eval's default):
+#      the distilled network against the clone, then both against bot:greedy, paired by seed
+#      (scripts/paired_eval.py); sampled play against the clone over --sampled-seeds.
+# It shows the search's gain kept by the network as the distilled network's average rank against
+# the clone with its 95% interval below 2.5 (the bar of the self-improvement work: below 2.48).
+# The clone and GRP come from `scripts/learning_check.sh --houou --evals none` or `hydra pretrain
+# --config configs/pretrain_houou.json` and `hydra grp --config configs/grp_houou.json`.
+# Every stage is seeded; a stage whose output is complete is not run again (run it again with the
+# same options to continue after a stop; the duplicates keep a journal of finished seeds).
+#   scripts/expert_iteration.sh --clone CKPT --grp CKPT [--out DIR] [--games N] [--steps N]
+#                               [--seeds N] [--sampled-seeds N] [--eval-seed S] [--search OPTIONS]
+#                               [--build-dir DIR] [-- extra hydra pretrain flags]
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/expert_iteration
+clone=; grp=; games=160; steps=; seeds=1000; sampled_seeds=100; eval_seed=20261206; game_seed=20261207
+search=continuation=greedy:walls=32:more=96:stages=3:threshold=0.1:candidates=3:calls=0:sigmas=1.5
+usage() { sed -n '/^#   scripts/,/^set -euo/p' "$0" | sed '$d' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --clone) clone=$(realpath "$2"); shift 2 ;;
+    --grp) grp=$(realpath "$2"); shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --games) games=$2; shift 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    --seeds) seeds=$2; shift 2 ;;
+    --sampled-seeds) sampled_seeds=$2; shift 2 ;;
+    --eval-seed) eval_seed=$2; shift 2 ;;
+    --search) search=$2; shift 2 ;;
+    --build-dir) build_dir=$2; shift 2 ;;
+    -h|--help) usage ;;
+    --) shift; break ;;
+    *) echo "expert_iteration.sh: unknown option '$1'" >&2; usage ;;
+  esac
+done
+for f in "$clone" "$grp"; do
+  [ -n "$f" ] && [ -f "$f" ] || { echo "expert_iteration.sh: --clone and --grp need existing checkpoints" >&2; usage; }
+done
+hydra=$build_dir/apps/hydra
+[ -x "$hydra" ] || { echo "expert_iteration.sh: $hydra missing: build first (scripts/build.sh)" >&2; exit 1; }
+mkdir -p "$out"
+start=$(date +%s)
+step() { "$@" || { echo "expert_iteration.sh: failed: $*" >&2; exit 1; }; }
+
+agent="search:$clone:$search:grp=$grp"
+if [ -f "$out/search/done" ]; then
+  say "1/3 the search's games: $out/search (done before)"
+else
+  say "1/3 self-play of the search over the clone: $games games -> $out/search"
+  rm -rf "$out/search"
+  step "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$game_seed" \
+    --out "$out/search" > "$out/search.log" 2>&1
+  touch "$out/search/done"
+fi
+tail -n 3 "$out/search.log"
+
+if [ -f "$out/distill/done" ]; then
+  say "2/3 the clone fine-tuned on them: $out/distill (done before)"
+else
+  say "2/3 the clone fine-tuned on the search's games (configs/distill_houou.json) -> $out/distill"
+  resume=(); [ -d "$out/distill/checkpoints" ] && resume=(--resume)
+  step "$hydra" pretrain --config configs/distill_houou.json --init "$clone" --data "$out/search/logs" \
+    --run-dir "$out/distill" --device cpu ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" >> "$out/distill.log" 2>&1
+  touch "$out/distill/done"
+fi
+tail -n 3 "$out/distill.log"
+distilled=$out/distill/checkpoints/$(cat "$out/distill/checkpoints/latest")
+
+say "3/3 1v3 duplicates over $seeds wall seeds (--seed $eval_seed), argmax; sampled over $sampled_seeds"
+evaluate() {  # NAME CHALLENGER CHAMPION SEEDS [eval flags]
+  local name=$1 challenger=$2 champion=$3 n=$4; shift 4
+  local key; key=$(printf '%s\n' "$challenger" "$champion" "$eval_seed" "$n" "$@" | sha256sum | cut -c1-12)
+  step "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed "$eval_seed" --device cpu \
+    --json --journal "$out/eval_$name.$key.jsonl" "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
+}
+evaluate distilled_vs_clone "$distilled" "$clone" "$seeds"
+evaluate distilled_vs_greedy "$distilled" bot:greedy "$seeds"
+evaluate clone_vs_greedy "$clone" bot:greedy "$seeds"
+python3 scripts/paired_eval.py "$out/eval_distilled_vs_greedy.json" "$out/eval_clone_vs_greedy.json" \
+  --label "distilled - clone vs bot:greedy (argmax)" --json > "$out/paired.json"
+[ "$sampled_seeds" -gt 0 ] && evaluate distilled_vs_clone_sampled "$distilled" "$clone" "$sampled_seeds" --sample
+
+python3 - "$out" "$(( $(date +%s) - start ))" "$sampled_seeds" << 'PY'
+import json, sys
+out, secs, sampled = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def rank(name):
+    r = json.load(open(f"{out}/eval_{name}.json"))["challenger_stats"]["avg_rank"]
+    return r["value"], r["ci95"][0], r["ci95"][1]
+v, lo, hi = rank("distilled_vs_clone")
+print(f"distilled vs the clone, argmax: average rank {v:.3f} [{lo:.3f}, {hi:.3f}] (2.5 is par; the bar: below 2.48)")
+p = json.load(open(f"{out}/paired.json"))
+print(f"against bot:greedy: distilled {rank('distilled_vs_greedy')[0]:.3f}, clone {rank('clone_vs_greedy')[0]:.3f}, "
+      f"distilled - clone paired {p['difference']:+.3f} [{p['ci95'][0]:+.3f}, {p['ci95'][1]:+.3f}]")
+if sampled > 0:
+    s = rank("distilled_vs_clone_sampled")
+    ci = f"[{s[1]:.3f}, {s[2]:.3f}]" if s[1] is not None else "(no interval from one seed)"
+    print(f"distilled vs the clone, sampled: {s[0]:.3f} {ci}")
+print(f"whole run of this script {secs // 60} min {secs % 60} s")
+print(("STRONGER: the distilled network beats the clone" if hi < 2.5 else "NOT SHOWN: the interval reaches 2.5")
+      + " in argmax play (hydra eval's default)")
+PY

@@ -133,7 +133,7 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
               resumed->extra.value("world_size", 1), world);
   }
   if (!options.resume && !options.init.empty()) {
-    // Fine-tuning (docs/PRETRAIN.md "Fine-tuning from a checkpoint"): the weights of a network of
+    // Fine-tuning (docs/PRETRAIN.md "Behaviour cloning", Fine-tuning): the weights of a network of
     // the same shape; the optimizer, its schedule and the step count start afresh.
     model::LoadOptions load;
     load.restore_rng = false;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Expert iteration from the Houou clone (docs/PPO.md "Distilling the search"): self-play by the
-# search over the clone, then the clone fine-tuned on those games, then the duplicates of the
-# learning check.
+# search over the clone, then the clone fine-tuned on those games with its own policy as the
+# target wherever the search kept its choice, then the duplicates of the learning check.
 #   1. `hydra selfplay` with search:CLONE in all four seats (the settings `hydra bot` uses, without
-#      its time budget, so the games are a function of the seed: docs/EVAL.md), --games games;
-#   2. `hydra pretrain --config configs/distill_houou.json --init CLONE` on those games' logs
-#      (--steps, default the config's): the clone learns the search's choices;
+#      its time budget, so the games are a function of the seed: docs/EVAL.md): one batch of
+#      --games games for each seed of --game-seeds, each batch in OUT/search-SEED;
+#   2. `hydra pretrain --config configs/distill_houou.json --init CLONE --set pretrain.teacher=CLONE`
+#      on every batch's logs (--steps, default the config's): where a logged action is the clone's
+#      argmax the target is the clone's policy, where the search changed it the search's choice;
 #   3. 1v3 duplicates over --seeds wall seeds (--eval-seed), argmax play (hydra eval's default):
 #      the distilled network against the clone, then both against bot:greedy, paired by seed
 #      (scripts/paired_eval.py); sampled play against the clone over --sampled-seeds.
@@ -13,15 +15,16 @@
 # the clone with its 95% interval below 2.5 (the bar of the self-improvement work: below 2.48).
 # The clone and GRP come from `scripts/learning_check.sh --houou --evals none` or `hydra pretrain
 # --config configs/pretrain_houou.json` and `hydra grp --config configs/grp_houou.json`.
-# Every stage is seeded; a stage whose output is complete is not run again (run it again with the
-# same options to continue after a stop; the duplicates keep a journal of finished seeds).
-#   scripts/expert_iteration.sh --clone CKPT --grp CKPT [--out DIR] [--games N] [--steps N]
-#                               [--seeds N] [--sampled-seeds N] [--eval-seed S] [--search OPTIONS]
-#                               [--build-dir DIR] [-- extra hydra pretrain flags]
+# Every stage is seeded; a stage (or a batch of games) whose output is complete is not run again
+# (run it again with the same options to continue after a stop; the duplicates keep a journal of
+# finished seeds).
+#   scripts/expert_iteration.sh --clone CKPT --grp CKPT [--out DIR] [--games N] [--game-seeds S,S...]
+#                               [--steps N] [--seeds N] [--sampled-seeds N] [--eval-seed S]
+#                               [--search OPTIONS] [--build-dir DIR] [-- extra hydra pretrain flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/expert_iteration
-clone=; grp=; games=160; steps=; seeds=1000; sampled_seeds=100; eval_seed=20261206; game_seed=20261207
+clone=; grp=; games=160; game_seeds=20261207,20261208; steps=; seeds=1000; sampled_seeds=100; eval_seed=20261206
 search=continuation=greedy:walls=32:more=96:stages=3:threshold=0.1:candidates=3:calls=0:sigmas=1.5
 usage() { sed -n '/^#   scripts/,/^set -euo/p' "$0" | sed '$d' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
     --grp) grp=$(realpath "$2"); shift 2 ;;
     --out) out=$2; shift 2 ;;
     --games) games=$2; shift 2 ;;
+    --game-seeds) game_seeds=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --seeds) seeds=$2; shift 2 ;;
     --sampled-seeds) sampled_seeds=$2; shift 2 ;;
@@ -51,27 +55,35 @@ start=$(date +%s)
 step() { "$@" || { echo "expert_iteration.sh: failed: $*" >&2; exit 1; }; }
 
 agent="search:$clone:$search:grp=$grp"
-if [ -f "$out/search/done" ]; then
-  say "1/3 the search's games: $out/search (done before)"
-else
-  say "1/3 self-play of the search over the clone: $games games -> $out/search"
-  rm -rf "$out/search"
-  step "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$game_seed" \
-    --out "$out/search" > "$out/search.log" 2>&1
-  touch "$out/search/done"
-fi
-tail -n 3 "$out/search.log"
+logs=()
+IFS=, read -r -a batch_seeds <<< "$game_seeds"
+for seed in "${batch_seeds[@]}"; do
+  dir=$out/search-$seed
+  logs+=("$dir/logs")
+  if [ -f "$dir/done" ]; then
+    say "1/3 the search's games, seed $seed: $dir (done before)"
+    continue
+  fi
+  say "1/3 self-play of the search over the clone: $games games, seed $seed -> $dir"
+  rm -rf "$dir"
+  step "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$seed" \
+    --out "$dir" > "$dir.log" 2>&1
+  touch "$dir/done"
+  tail -n 1 "$dir.log"
+done
 
 if [ -f "$out/distill/done" ]; then
   say "2/3 the clone fine-tuned on them: $out/distill (done before)"
 else
-  say "2/3 the clone fine-tuned on the search's games (configs/distill_houou.json) -> $out/distill"
+  say "2/3 the clone fine-tuned on the search's games (configs/distill_houou.json, the clone as teacher) -> $out/distill"
   resume=(); [ -d "$out/distill/checkpoints" ] && resume=(--resume)
-  step "$hydra" pretrain --config configs/distill_houou.json --init "$clone" --data "$out/search/logs" \
-    --run-dir "$out/distill" --device cpu ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" >> "$out/distill.log" 2>&1
+  step "$hydra" pretrain --config configs/distill_houou.json --init "$clone" --set pretrain.teacher="$clone" \
+    --data "${logs[@]}" --run-dir "$out/distill" --device cpu ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" \
+    >> "$out/distill.log" 2>&1
   touch "$out/distill/done"
 fi
-tail -n 3 "$out/distill.log"
+grep "against the teacher" "$out/distill.log" | tail -n 1
+tail -n 2 "$out/distill.log"
 distilled=$out/distill/checkpoints/$(cat "$out/distill/checkpoints/latest")
 
 say "3/3 1v3 duplicates over $seeds wall seeds (--seed $eval_seed), argmax; sampled over $sampled_seeds"

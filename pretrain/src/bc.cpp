@@ -6,6 +6,7 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/encoder/layout.hpp"
+#include "hydra/model/checkpoint.hpp"
 #include "hydra/model/precision.hpp"
 #include "hydra/common/index.hpp"
 
@@ -26,6 +27,10 @@ LossValues values(const model::Losses& l) {
 }
 
 double num(double v) { return std::isnan(v) ? -1.0 : v; }
+
+double share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 
 }  // namespace
 
@@ -59,12 +64,28 @@ void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, D
   }
 }
 
+void load_weights(const std::filesystem::path& file, model::HydraNetImpl& net, const std::string& what) {
+  model::LoadOptions load;
+  load.restore_rng = false;
+  // The kind first: another kind's tensors would be refused as a different architecture.
+  if (const auto kind = model::load_checkpoint(file, nullptr, nullptr, load).kind; kind != "hydra_net")
+    throw Error(what + ": checkpoint '" + file.string() + "' holds a '" + kind + "' network, not a hydra_net");
+  model::load_checkpoint(file, &net, nullptr, load);
+}
+
 BcLearner::BcLearner(const config::ModelConfig& model, const config::PretrainConfig& pretrain,
                      const torch::Device& device, std::int64_t total_steps, std::uint64_t init_seed)
     : model_cfg_(model), pretrain_cfg_(pretrain), device_(device), net_(model) {
   model::apply_device_settings(model_cfg_, device_.type());
   net_->init_weights(init_seed);
   net_->to(device_);
+  if (!pretrain.teacher.empty()) {
+    teacher_ = model::HydraNet(model);
+    load_weights(pretrain.teacher, *teacher_, "pretrain.teacher");
+    teacher_->to(device_);
+    teacher_->eval();
+    for (auto& p : teacher_->parameters()) p.set_requires_grad(false);
+  }
   optimizer_ = model::make_adamw(*net_, {.lr = pretrain.lr, .weight_decay = pretrain.weight_decay});
   schedule_.peak = pretrain.lr;
   schedule_.floor = pretrain.lr_floor;
@@ -97,15 +118,28 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
     share = static_cast<double>(n) / static_cast<double>(s.samples);
   }
   if (n == 0) throw Error("pretrain: a step without samples");
-  const BcBatch t = to_tensors(batch, device_);
+  BcBatch t = to_tensors(batch, device_);
   model::Outputs out;
+  torch::Tensor corrected;
   {
     // Autocast is per thread and covers the forward pass only; the losses run in fp32.
     model::AutocastGuard autocast(device_.type(), model::autocast_enabled(model_cfg_, device_.type()));
+    if (teacher_) {
+      // The teacher's policy where the logged action is its argmax, the logged action where the
+      // log corrects it (weighted by pretrain.correction_weight).
+      torch::NoGradGuard no_grad;
+      const auto logits = teacher_->forward(t.obs, t.context).policy.to(torch::kFloat);
+      corrected = model::masked_logits(logits, t.targets.legal).argmax(1).ne(t.targets.action);
+      const auto one_hot = torch::one_hot(t.targets.action, model::kActions).to(torch::kFloat);
+      t.targets.policy_target = torch::where(corrected.unsqueeze(1), one_hot, model::masked_softmax(logits, t.targets.legal));
+      t.targets.policy_weight =
+          torch::where(corrected, torch::full({}, pretrain_cfg_.correction_weight, logits.options()), torch::ones({}, logits.options()));
+    }
     out = net_->forward(t.obs, t.context);
   }
   out = out.to_float();
   const model::Losses l = model::compute_losses(out, t.targets, model_cfg_);
+  if (corrected.defined()) s.corrected = corrected.to(torch::kDouble).mean().item<double>();
   optimizer_->zero_grad();
   if (buckets_) {
     buckets_->arm();
@@ -124,11 +158,13 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
   if (group_ != nullptr) {
     // The union's loss and accuracy: the ranks' means weighted by their rows.
     auto& v = s.loss;
-    const auto sums = torch::tensor({v.total, v.policy, v.value, v.grp, v.tenpai, v.danger, s.accuracy}, torch::kDouble) * share;
+    const auto sums =
+        torch::tensor({v.total, v.policy, v.value, v.grp, v.tenpai, v.danger, s.accuracy, s.corrected}, torch::kDouble) * share;
     group_->all_reduce_sum({sums});
     const auto a = sums.accessor<double, 1>();
     v = {a[0], a[1], a[2], a[3], a[4], a[5]};
     s.accuracy = a[6];
+    s.corrected = a[7];
   }
   if (!std::isfinite(s.loss.total))
     throw Error("pretrain: the loss became " + std::to_string(s.loss.total) + " at step " + std::to_string(steps_) +
@@ -137,9 +173,10 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
 }
 
 Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config::ModelConfig& model_cfg,
-                    const torch::Device& device, std::int64_t max_samples, int batch) {
+                    const torch::Device& device, std::int64_t max_samples, int batch, model::HydraNetImpl* teacher) {
   const auto t0 = std::chrono::steady_clock::now();
   Validation v;
+  if (teacher != nullptr) v.teacher.emplace();
   torch::NoGradGuard no_grad;
   const bool was_training = net.is_training();
   net.eval();
@@ -154,6 +191,19 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
     {
       model::AutocastGuard autocast(device.type(), model::autocast_enabled(model_cfg, device.type()));
       out = net.forward(t.obs, t.context);
+      if (teacher != nullptr) {
+        const auto& legal = t.targets.legal;
+        const auto kept = model::masked_logits(teacher->forward(t.obs, t.context).policy.to(torch::kFloat), legal)
+                              .argmax(1)
+                              .eq(t.targets.action);
+        const auto matched = model::masked_logits(out.policy.to(torch::kFloat), legal).argmax(1).eq(t.targets.action);
+        const auto count = [](const torch::Tensor& x) { return x.sum().item<std::int64_t>(); };
+        auto& split = *v.teacher;
+        split.kept += count(kept);
+        split.kept_matched += count(kept & matched);
+        split.corrected += count(~kept);
+        split.corrected_matched += count(~kept & matched);
+      }
     }
     out = out.to_float();
     const LossValues l = values(model::compute_losses(out, t.targets, model_cfg));
@@ -181,15 +231,22 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
 
 nlohmann::ordered_json Validation::to_json() const {
   const auto n = [](double x) { return std::isnan(x) ? nlohmann::ordered_json() : nlohmann::ordered_json(x); };
-  return {{"samples", samples},
-          {"loss", {{"total", n(loss.total)},
-                    {"policy", n(loss.policy)},
-                    {"value", n(loss.value)},
-                    {"grp", n(loss.grp)},
-                    {"tenpai", n(loss.tenpai)},
-                    {"danger", n(loss.danger)}}},
-          {"accuracy", accuracy.to_json()},
-          {"seconds", seconds}};
+  nlohmann::ordered_json j = {{"samples", samples},
+                              {"loss", {{"total", n(loss.total)},
+                                        {"policy", n(loss.policy)},
+                                        {"value", n(loss.value)},
+                                        {"grp", n(loss.grp)},
+                                        {"tenpai", n(loss.tenpai)},
+                                        {"danger", n(loss.danger)}}},
+                              {"accuracy", accuracy.to_json()}};
+  if (teacher) {
+    j["teacher"] = {{"kept", teacher->kept},
+                    {"kept_matched", share(teacher->kept_matched, teacher->kept)},
+                    {"corrected", teacher->corrected},
+                    {"corrected_matched", share(teacher->corrected_matched, teacher->corrected)}};
+  }
+  j["seconds"] = seconds;
+  return j;
 }
 
 metrics::Scalars Validation::scalars(std::string_view prefix) const {
@@ -207,6 +264,11 @@ metrics::Scalars Validation::scalars(std::string_view prefix) const {
     const auto type = static_cast<data::DecisionType>(t);
     if (accuracy.total(type) > 0)
       s.emplace_back(p + "acc/" + std::string(kTypeNames[ix(t)]), accuracy.accuracy(type));
+  }
+  if (teacher) {
+    s.emplace_back(p + "teacher/kept_matched", share(teacher->kept_matched, teacher->kept));
+    s.emplace_back(p + "teacher/corrected_matched", share(teacher->corrected_matched, teacher->corrected));
+    s.emplace_back(p + "teacher/corrected_share", share(teacher->corrected, teacher->kept + teacher->corrected));
   }
   if (accuracy.total(data::DecisionType::discard) > 0) {
     s.emplace_back(p + "baseline/discard", accuracy.discard_baseline());

@@ -81,6 +81,9 @@ void log_validation(std::int64_t step, const Validation& v, double greedy) {
       types += fmt::format(" {} {:.4f} ({})", kTypeNames[ix(t)], a.accuracy(type), a.total(type));
   }
   log::info("pretrain: accuracy by type:{}", types);
+  if (const auto& t = v.teacher)
+    log::info("pretrain: against the teacher: matches {} of {} decisions where the log keeps its argmax, {} of {} where the log corrects it",
+              t->kept_matched, t->kept, t->corrected_matched, t->corrected);
   log::info("pretrain: discards: model {:.4f}, majority-class baseline {:.4f} (constant guess {:.4f}){}",
             a.accuracy(data::DecisionType::discard), a.discard_baseline(), a.discard_constant_baseline(),
             std::isnan(greedy) ? std::string() : fmt::format(", greedy bot {:.4f}", greedy));
@@ -135,14 +138,13 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   if (!options.resume && !options.init.empty()) {
     // Fine-tuning (docs/PRETRAIN.md "Behaviour cloning", Fine-tuning): the weights of a network of
     // the same shape; the optimizer, its schedule and the step count start afresh.
-    model::LoadOptions load;
-    load.restore_rng = false;
-    // The kind first: another kind's tensors would be refused as a different architecture.
-    if (const auto kind = model::load_checkpoint(options.init, nullptr, nullptr, load).kind; kind != "hydra_net")
-      throw Error("--init: checkpoint '" + options.init.string() + "' holds a '" + kind + "' network, not a hydra_net");
-    model::load_checkpoint(options.init, learner.net().get(), nullptr, load);
+    load_weights(options.init, *learner.net(), "--init");
     log::info("pretrain: initial weights from {}", options.init.string());
   }
+  const bool teacher = !cfg.pretrain.teacher.empty();
+  if (teacher)
+    log::info("pretrain: the target is {}'s policy where the logged action is its argmax, the logged action (weight {}) where not",
+              cfg.pretrain.teacher, cfg.pretrain.correction_weight);
   learner.set_group(group);  // rank 0's weights everywhere
   detail::open_run_dir(cfg, "pretrain.log", options.resume, context.writes());
   // pretrain.batch is the union's: rank r takes rows [batch r / W, batch (r + 1) / W).
@@ -261,7 +263,8 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   const auto run_validation = [&]() -> bool {
     if (!has_val) return false;
     data::Dataset val(dataset_options(cfg, seed, true));
-    const Validation v = validate(*learner.net(), val, cfg.model, device, cfg.pretrain.val_max_samples, cfg.pretrain.batch);
+    const Validation v =
+        validate(*learner.net(), val, cfg.model, device, cfg.pretrain.val_max_samples, cfg.pretrain.batch, learner.teacher());
     // Every validation reads the same held-out files: keep the bad ones of the latest.
     val_bad = val.report().bad;
     validated_at = learner.steps();
@@ -308,19 +311,22 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
     rank_samples += static_cast<std::int64_t>(n);
     const std::int64_t step = learner.steps();
     if (step % cfg.train.log_every == 0 || step == total) {
-      write_metrics(step, {{"loss", s.loss.total},
-                          {"loss/policy", s.loss.policy},
-                          {"loss/value", s.loss.value},
-                          {"loss/grp", s.loss.grp},
-                          {"loss/tenpai", s.loss.tenpai},
-                          {"loss/danger", s.loss.danger},
-                          {"train/acc", s.accuracy},
-                          {"grad_norm", s.grad_norm},
-                          {"lr", s.lr},
-                          {"samples", static_cast<double>(samples_seen)},
-                          {"passes_read", static_cast<double>(train.report().passes_read)}});
-      log::info("pretrain: {} loss {:.4f} policy {:.4f} acc {:.3f} lr {:.2e}", progress.line(step - start_step),
-                s.loss.total, s.loss.policy, s.accuracy, s.lr);
+      metrics::Scalars scalars{{"loss", s.loss.total},
+                               {"loss/policy", s.loss.policy},
+                               {"loss/value", s.loss.value},
+                               {"loss/grp", s.loss.grp},
+                               {"loss/tenpai", s.loss.tenpai},
+                               {"loss/danger", s.loss.danger},
+                               {"train/acc", s.accuracy},
+                               {"grad_norm", s.grad_norm},
+                               {"lr", s.lr},
+                               {"samples", static_cast<double>(samples_seen)},
+                               {"passes_read", static_cast<double>(train.report().passes_read)}};
+      if (teacher) scalars.emplace_back("train/corrected", s.corrected);
+      write_metrics(step, scalars);
+      log::info("pretrain: {} loss {:.4f} policy {:.4f} acc {:.3f}{} lr {:.2e}", progress.line(step - start_step),
+                s.loss.total, s.loss.policy, s.accuracy,
+                teacher ? fmt::format(" corrected {:.3f}", s.corrected) : std::string(), s.lr);
     }
     const bool validate_now = step % cfg.pretrain.val_every == 0 || step == total;
     const bool best = validate_now && run_validation();

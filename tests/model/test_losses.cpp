@@ -58,6 +58,36 @@ TEST(Losses, PolicyLossByHand) {
   EXPECT_NEAR(policy_loss(logits, legal, torch::tensor({1}, torch::kLong)).item<double>(), std::log(3.0), 1e-6);
 }
 
+TEST(Losses, SoftPolicyTargetAndRowWeightsByHand) {
+  // Logits {0, ln 2, ln 3} over legal {0, 1, 2}: p = {1/6, 2/6, 3/6}. Row 0's target {1/2, 1/2, 0}
+  // gives (ln 6 + ln 3) / 2; row 1's one-hot on 2 gives ln 2. Weights {2, 0}: the mean over the
+  // two rows of weight x term is row 0's term.
+  auto logits = torch::full({2, kActions}, 5.0);
+  for (int r = 0; r < 2; ++r) {
+    logits[r][0] = 0.0;
+    logits[r][1] = std::log(2.0);
+    logits[r][2] = std::log(3.0);
+  }
+  Outputs out;
+  out.policy = logits;
+  Targets t;
+  t.legal = torch::zeros({2, kActions}, torch::kBool);
+  t.legal.slice(1, 0, 3).fill_(true);
+  t.action = torch::tensor({0, 2}, torch::kLong);
+  t.policy_target = torch::zeros({2, kActions});
+  t.policy_target[0][0] = 0.5;
+  t.policy_target[0][1] = 0.5;
+  t.policy_target[1][2] = 1.0;
+  const config::ModelConfig cfg;
+  const double row0 = (std::log(6.0) + std::log(3.0)) / 2;
+  EXPECT_NEAR(compute_losses(out, t, cfg).policy.item<double>(), (row0 + std::log(2.0)) / 2, 1e-6);
+  t.policy_weight = torch::tensor({2.0f, 0.0f});
+  EXPECT_NEAR(compute_losses(out, t, cfg).policy.item<double>(), row0, 1e-6);
+  // Weights alone weigh the one-hot of the logged actions: row 0's -ln(1/6) twice, halved.
+  t.policy_target = torch::Tensor();
+  EXPECT_NEAR(compute_losses(out, t, cfg).policy.item<double>(), std::log(6.0), 1e-6);
+}
+
 TEST(Losses, ValueAndGrpByHand) {
   EXPECT_NEAR(value_loss(torch::tensor({{1.0f}, {-1.0f}}), torch::tensor({0.0f, 1.0f})).item<double>(), 2.5, 1e-6);
   // Uniform logits over 24 permutations: CE = ln 24 whatever the target.
@@ -102,7 +132,9 @@ TEST(Losses, TotalIsTheWeightedSumOfTheTerms) {
                      0.05 * l.tenpai.item<double>() + 0.05 * l.danger.item<double>();
   EXPECT_NEAR(l.total.item<double>(), sum, 1e-5);
   // Undefined targets leave their terms out.
-  Targets policy_only{batch.targets.legal, batch.targets.action, {}, {}, {}, {}, {}, {}};
+  Targets policy_only;
+  policy_only.legal = batch.targets.legal;
+  policy_only.action = batch.targets.action;
   const auto p = compute_losses(out, policy_only, cfg);
   EXPECT_FALSE(p.value.defined());
   EXPECT_NEAR(p.total.item<double>(), l.policy.item<double>(), 1e-6);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <torch/torch.h>
 
 #include "hydra/encoder/layout.hpp"
+#include "hydra/model/checkpoint.hpp"
 #include "hydra/model/distributed.hpp"
 #include "ranks.hpp"
 #include "hydra/pretrain/bc.hpp"
@@ -86,6 +88,59 @@ TEST(Bc, LossFallsOnATinyBatch) {
   EXPECT_GE(last.accuracy, 0.9);
   // The schedule ends at the floor.
   EXPECT_NEAR(last.lr, cfg.pretrain.lr_floor, 1e-5);
+}
+
+// pretrain.teacher: a teacher with the network's own weights. Where every logged action is its
+// argmax the target is the network's own distribution, so with the other losses off the gradient
+// is zero (to float rounding); where every logged action differs from its argmax the target is the
+// logged action: the plain cross-entropy, times pretrain.correction_weight.
+TEST(Bc, ATeachersOwnChoicesGiveNoGradientAndItsCorrectionsThePlainLoss) {
+  config::Config cfg = tiny_config();
+  cfg.model.w_value = cfg.model.w_grp = cfg.model.w_tenpai = cfg.model.w_danger = 0.0;
+  const auto file = std::filesystem::temp_directory_path() / "hydra-bc-teacher.ckpt";
+  BcLearner plain(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+  model::save_checkpoint(file, {}, *plain.net());
+  cfg.pretrain.teacher = file.string();
+  cfg.pretrain.correction_weight = 2.0;
+
+  data::SampleBatch batch = synthetic_batch(16);
+  {
+    const BcBatch t = to_tensors(batch, torch::Device(torch::kCPU));
+    torch::NoGradGuard no_grad;
+    plain.net()->eval();
+    const auto argmax = model::masked_logits(plain.net()->forward(t.obs, t.context).policy, t.targets.legal).argmax(1);
+    for (std::size_t i = 0; i < batch.size(); ++i) batch.action[i] = argmax[static_cast<std::int64_t>(i)].item<std::int64_t>();
+  }
+  BcLearner kept(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+  ASSERT_NE(kept.teacher(), nullptr);
+  const StepStats s = kept.step(batch);
+  EXPECT_EQ(s.corrected, 0.0);
+  EXPECT_EQ(s.accuracy, 1.0);
+  EXPECT_LT(s.grad_norm, 1e-5);
+
+  // Every logged action moved to another legal one: all corrected, weight 2 on the plain loss.
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    for (int a = 0; a < model::kActions; ++a) {
+      if (batch.legal[i * model::kActions + ix(a)] != 0 && a != batch.action[i]) {
+        batch.action[i] = a;
+        break;
+      }
+    }
+  }
+  BcLearner corrected(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+  const BcBatch t = to_tensors(batch, torch::Device(torch::kCPU));
+  double plain_loss = 0;
+  {
+    torch::NoGradGuard no_grad;
+    plain_loss = model::policy_loss(corrected.net()->forward(t.obs, t.context).policy, t.targets.legal, t.targets.action)
+                     .item<double>();
+  }
+  const StepStats c = corrected.step(batch);
+  EXPECT_EQ(c.corrected, 1.0);
+  EXPECT_NEAR(c.loss.policy, 2.0 * plain_loss, 1e-5);
+  EXPECT_GT(c.grad_norm, 1e-2);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".sha256");
 }
 
 TEST(Bc, ValidationTalliesEveryDecisionOfTheBatch) {

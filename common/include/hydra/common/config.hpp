@@ -394,6 +394,12 @@ struct PretrainConfig {
   double grad_clip = 1.0;
   int shuffle_buffer = 65536;       // samples held for shuffling
   bool augment = true;              // random suit permutation per sample
+  // Expert iteration (docs/PRETRAIN.md "A teacher's policy as the target"): a hydra_net checkpoint
+  // whose policy is the target wherever the logged action is its argmax; where the log differs
+  // from it (a search over the teacher changed the decision) the logged action is, with weight
+  // correction_weight. "" = the logged action everywhere.
+  std::string teacher;
+  double correction_weight = 1.0;
   int val_every = 200;              // optimizer steps between validations
   std::int64_t val_max_samples = 200000;  // cap on validation samples per validation
 
@@ -409,6 +415,8 @@ struct PretrainConfig {
     v("grad_clip", grad_clip, "gradient norm clip (0 = off)", Range{0.0, 1e6});
     v("shuffle_buffer", shuffle_buffer, "samples in the shuffle buffer", Range{1, 100000000});
     v("augment", augment, "random suit permutation per sample");
+    v("teacher", teacher, "checkpoint whose policy is the target where the logged action is its argmax (the logged action where not); empty = the logged action");
+    v("correction_weight", correction_weight, "with pretrain.teacher: weight of the samples whose logged action is not the teacher's argmax", Range{0.0, 1e6});
     v("val_every", val_every, "optimizer steps between validations", Range{1, 100000000});
     v("val_max_samples", val_max_samples, "validation samples per validation", Range<std::int64_t>{1, 1000000000000});
   }

@@ -51,6 +51,12 @@ struct Targets {
   torch::Tensor tenpai_weight; // optional [B,3] or [B,1]
   torch::Tensor danger;        // [B,3,34] float 0/1
   torch::Tensor danger_weight; // optional [B,3,34], [B,3,1] or [B,1,1]
+  // Optional, with `action`: a distribution over the actions [B,46] (zero where illegal) that
+  // replaces the one-hot of `action` as the policy's target (a teacher's policy, BC's
+  // pretrain.teacher), and row weights [B] of the policy term (a mean over rows of weight x term,
+  // so the term stays a mean over rows); either may be left out.
+  torch::Tensor policy_target;
+  torch::Tensor policy_weight;
 };
 
 struct Losses {

@@ -7,7 +7,10 @@
 // (`hydra pretrain`, run.hpp) and the tests share: one optimizer step and one validation pass.
 
 #include <cstdint>
+#include <filesystem>
+#include <string>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
@@ -51,13 +54,18 @@ struct StepStats {
   double grad_norm = 0;  // before clipping
   double accuracy = 0;   // top-1 on the batch
   double lr = 0;
+  double corrected = 0;  // with pretrain.teacher: share of the rows whose logged action is not its argmax
 };
+
+// Reads a "hydra_net" checkpoint's weights into `net` (optimizer and RNG untouched); `what` names
+// the setting the file came from in the errors (another kind of network is refused by name).
+void load_weights(const std::filesystem::path& file, model::HydraNetImpl& net, const std::string& what);
 
 // The training model, its optimizer and schedule.
 class BcLearner {
  public:
   // Builds the network from `model`, initialised from `init_seed`, on `device`; AdamW and the
-  // warmup + cosine schedule over `total_steps` from `pretrain`.
+  // warmup + cosine schedule over `total_steps` from `pretrain`; pretrain.teacher's network, frozen.
   BcLearner(const config::ModelConfig& model, const config::PretrainConfig& pretrain, const torch::Device& device,
             std::int64_t total_steps, std::uint64_t init_seed);
 
@@ -72,6 +80,8 @@ class BcLearner {
   StepStats step(const data::SampleBatch& batch);
 
   model::HydraNet& net() { return net_; }
+  // pretrain.teacher's network; null without one.
+  model::HydraNetImpl* teacher() { return teacher_ ? teacher_.get() : nullptr; }
   torch::optim::Optimizer& optimizer() { return *optimizer_; }
   const model::WarmupCosine& schedule() const { return schedule_; }
   std::int64_t steps() const { return steps_; }
@@ -82,6 +92,7 @@ class BcLearner {
   config::PretrainConfig pretrain_cfg_;
   torch::Device device_;
   model::HydraNet net_;
+  model::HydraNet teacher_{nullptr};  // pretrain.teacher, in eval mode without gradients
   std::unique_ptr<torch::optim::AdamW> optimizer_;
   model::WarmupCosine schedule_;
   std::int64_t steps_ = 0;
@@ -93,6 +104,12 @@ struct Validation {
   std::int64_t samples = 0;
   LossValues loss;  // means over the samples
   DecisionAccuracy accuracy;
+  // With a teacher: the samples whose logged action is its argmax (kept) and those where the log
+  // corrects it, and how many of each the network's argmax matches.
+  struct TeacherSplit {
+    std::int64_t kept = 0, kept_matched = 0, corrected = 0, corrected_matched = 0;
+  };
+  std::optional<TeacherSplit> teacher;
   double seconds = 0;
 
   nlohmann::ordered_json to_json() const;
@@ -101,8 +118,10 @@ struct Validation {
 };
 
 // Losses and accuracies of `net` over up to `max_samples` samples of `data` (read until it ends
-// or the cap), in batches of `batch`, without gradients.
+// or the cap), in batches of `batch`, without gradients; with `teacher`, split by whether the log
+// keeps or corrects the teacher's argmax.
 Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config::ModelConfig& model_cfg,
-                    const torch::Device& device, std::int64_t max_samples, int batch);
+                    const torch::Device& device, std::int64_t max_samples, int batch,
+                    model::HydraNetImpl* teacher = nullptr);
 
 }  // namespace hydra::pretrain

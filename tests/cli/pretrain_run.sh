@@ -5,7 +5,7 @@
 # run directory that refuses to be overwritten, a GRP run whose checkpoint is of kind grp, a GRP
 # run that never beats its untrained network (best checkpoint, report and warning), and
 # one `hydra train` update started from the BC checkpoint (ppo.init) with the GRP rewards, and a
-# fine-tuning run started from it (--init).
+# fine-tuning run started from it (--init), and one with it as its teacher (pretrain.teacher).
 # Skips (exit 77) without HYDRA_TESTDATA.
 set -u
 hydra=$1
@@ -99,4 +99,17 @@ assert a and a == b, [(k, a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(
 PY
 out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/tuned_grp" --max-steps 2 --init "$grp" "${small[@]}" 2>&1); rc=$?
 [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "holds a 'grp' network, not a hydra_net" || fail "a GRP checkpoint was taken as --init: $out"
-echo "pretrain_run.sh: train, resume, eval-only, grp, fine-tuning and a PPO start from both checkpoints as expected"
+# A teacher (pretrain.teacher) that is the network itself at learning rate 0: on the held-out games
+# it matches every choice of the teacher's that the log keeps and none that the log corrects.
+out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/taught" --max-steps 2 --init "$bc" "${small[@]}" \
+  --set pretrain.lr=0 --set pretrain.lr_floor=0 --set pretrain.teacher="$bc" --set pretrain.augment=false 2>&1); rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || fail "pretrain with a teacher: exit code $rc"
+line=$(printf '%s\n' "$out" | grep "against the teacher" | tail -n 1)
+[[ "$line" =~ matches\ ([0-9]+)\ of\ ([0-9]+)\ decisions.*,\ ([0-9]+)\ of\ ([1-9][0-9]*)\ where ]] || fail "no teacher split: $line"
+[ "${BASH_REMATCH[1]}" -eq "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[3]}" -eq 0 ] || fail "the teacher's own network is not the teacher: $line"
+grep -q '"train/corrected"' "$dir/taught/metrics.jsonl" || fail "metrics.jsonl has no train/corrected"
+out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/taught_grp" --max-steps 2 "${small[@]}" \
+  --set pretrain.teacher="$grp" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "pretrain.teacher: checkpoint .* holds a 'grp' network" || fail "a GRP checkpoint was taken as the teacher: $out"
+echo "pretrain_run.sh: train, resume, eval-only, grp, fine-tuning, a teacher and a PPO start from both checkpoints as expected"

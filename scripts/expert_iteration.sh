@@ -52,7 +52,15 @@ hydra=$build_dir/apps/hydra
 [ -x "$hydra" ] || { echo "expert_iteration.sh: $hydra missing: build first (scripts/build.sh)" >&2; exit 1; }
 mkdir -p "$out"
 start=$(date +%s)
-step() { "$@" || { echo "expert_iteration.sh: failed: $*" >&2; exit 1; }; }
+# step LOG COMMAND...: runs the command with its stderr (and, unless LOG is -, its stdout too)
+# appended to LOG; on failure the log's last lines and its path.
+step() {
+  local log=$1; shift
+  if "$@" 2>> "$log"; then return 0; fi
+  echo "expert_iteration.sh: failed: $1 ${2:-} (the last lines of $log:)" >&2
+  tail -n 5 "$log" >&2
+  exit 1
+}
 
 agent="search:$clone:$search:grp=$grp"
 logs=()
@@ -66,8 +74,9 @@ for seed in "${batch_seeds[@]}"; do
   fi
   say "1/3 self-play of the search over the clone: $games games, seed $seed -> $dir"
   rm -rf "$dir"
-  step "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$seed" \
-    --out "$dir" > "$dir.log" 2>&1
+  : > "$dir.log"
+  step "$dir.log" "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$seed" \
+    --out "$dir" >> "$dir.log"
   touch "$dir/done"
   tail -n 1 "$dir.log"
 done
@@ -77,12 +86,12 @@ if [ -f "$out/distill/done" ]; then
 else
   say "2/3 the clone fine-tuned on the search's games (configs/distill_houou.json, the clone as teacher) -> $out/distill"
   resume=(); [ -d "$out/distill/checkpoints" ] && resume=(--resume)
-  step "$hydra" pretrain --config configs/distill_houou.json --init "$clone" --set pretrain.teacher="$clone" \
-    --data "${logs[@]}" --run-dir "$out/distill" --device cpu ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" \
-    >> "$out/distill.log" 2>&1
+  step "$out/distill.log" "$hydra" pretrain --config configs/distill_houou.json --init "$clone" \
+    --set pretrain.teacher="$clone" --data "${logs[@]}" --run-dir "$out/distill" --device cpu \
+    ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" >> "$out/distill.log"
   touch "$out/distill/done"
 fi
-grep "against the teacher" "$out/distill.log" | tail -n 1
+{ grep "against the teacher" "$out/distill.log" || true; } | tail -n 1
 tail -n 2 "$out/distill.log"
 distilled=$out/distill/checkpoints/$(cat "$out/distill/checkpoints/latest")
 
@@ -90,8 +99,9 @@ say "3/3 1v3 duplicates over $seeds wall seeds (--seed $eval_seed), argmax; samp
 evaluate() {  # NAME CHALLENGER CHAMPION SEEDS [eval flags]
   local name=$1 challenger=$2 champion=$3 n=$4; shift 4
   local key; key=$(printf '%s\n' "$challenger" "$champion" "$eval_seed" "$n" "$@" | sha256sum | cut -c1-12)
-  step "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" --seed "$eval_seed" --device cpu \
-    --json --journal "$out/eval_$name.$key.jsonl" "$@" > "$out/eval_$name.json" 2> "$out/eval_$name.log"
+  : > "$out/eval_$name.log"
+  step "$out/eval_$name.log" "$hydra" eval --challenger "$challenger" --champion "$champion" --seeds "$n" \
+    --seed "$eval_seed" --device cpu --json --journal "$out/eval_$name.$key.jsonl" "$@" > "$out/eval_$name.json"
 }
 evaluate distilled_vs_clone "$distilled" "$clone" "$seeds"
 evaluate distilled_vs_greedy "$distilled" bot:greedy "$seeds"

@@ -177,6 +177,10 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   train_options.shard_index = rank;
   train_options.shard_count = world;
   data::Dataset train(train_options);
+  if (train.files().empty())
+    throw Error(fmt::format("pretrain: no training file: pretrain.val_fraction = {} holds out every file of the data "
+                            "(whole files, chosen by a hash of each path); add files or lower pretrain.val_fraction",
+                            cfg.pretrain.val_fraction));
   std::vector<std::int64_t> files_per_rank{static_cast<std::int64_t>(train.epoch_files(0).size())};
   if (group != nullptr) {
     files_per_rank = group->all_gather_int(static_cast<std::int64_t>(train.epoch_files(0).size()));

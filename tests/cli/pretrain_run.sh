@@ -112,4 +112,8 @@ grep -q '"train/corrected"' "$dir/taught/metrics.jsonl" || fail "metrics.jsonl h
 out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/taught_grp" --max-steps 2 "${small[@]}" \
   --set pretrain.teacher="$grp" 2>&1); rc=$?
 [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "pretrain.teacher: checkpoint .* holds a 'grp' network" || fail "a GRP checkpoint was taken as the teacher: $out"
+# Every file held out: a clear error naming the setting, before any training.
+out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/all_held_out" --max-steps 2 "${small[@]}" \
+  --set pretrain.val_fraction=1 2>&1); rc=$?
+[ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "no training file: pretrain.val_fraction = 1 holds out every file" || fail "every file held out: $out"
 echo "pretrain_run.sh: train, resume, eval-only, grp, fine-tuning, a teacher and a PPO start from both checkpoints as expected"

@@ -66,10 +66,9 @@ Losses compute_losses(const Outputs& out, const Targets& targets, const config::
     if (!targets.legal.defined()) throw Error("policy loss needs the legal mask");
     if (targets.policy_target.defined() || targets.policy_weight.defined()) {
       const auto log_p = masked_log_softmax(out.policy, targets.legal);
-      const auto q = targets.policy_target.defined()
-                         ? targets.policy_target.to(log_p.scalar_type())
-                         : torch::one_hot(targets.action, log_p.size(1)).to(log_p.scalar_type());
-      auto per_row = -(q * log_p).sum(1);
+      auto per_row = targets.policy_target.defined()
+                         ? -(targets.policy_target.to(log_p.scalar_type()) * log_p).sum(1)
+                         : -log_p.gather(1, targets.action.unsqueeze(1)).squeeze(1);
       if (targets.policy_weight.defined()) per_row = per_row * targets.policy_weight.to(per_row.scalar_type());
       l.policy = per_row.mean();
     } else {

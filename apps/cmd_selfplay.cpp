@@ -6,7 +6,8 @@
 // (DIR/logs/game_000000.json.gz ...) plus DIR/stats.json. An agent is a built-in bot (bot:random,
 // bot:tsumogiri, bot:greedy; "random" and "tsumogiri" also work) or a checkpoint file
 // (selfplay/model_agent.hpp). Every game depends only on the master seed and its index
-// (seed.hpp), so the same seed writes byte-identical logs whatever the thread count.
+// (seed.hpp), so the same seed writes byte-identical logs whatever the thread count. A search:
+// agent's searched decisions carry what it weighed in the action's line ("meta", docs/LOGS.md).
 
 #include <algorithm>
 #include <atomic>
@@ -127,6 +128,7 @@ void run_selfplay(const SelfplayOptions& o) {
     for (int s = 0; s < game::kNumSeats; ++s) log.names[ix(s)] = names[ix(s)];
     log.uri = "hydra-selfplay:seed=" + std::to_string(master.value) + ":game=" + std::to_string(g) + ":rules=" + rules.name;
     log.events = std::move(r.events);
+    log.searches = std::move(played.searches);  // each search: agent's decision, as the action's "meta"
     char name[32];
     std::snprintf(name, sizeof name, "game_%06zu.json.gz", g);
     data::write_mjai(out / "logs" / name, log);

@@ -280,6 +280,11 @@ struct Dataset::Impl {
     for (int a = 0; a < kSampleActions; ++a)
       out.legal[row * ix(kSampleActions) + ix(a)] = m.test(game::Action(a)) ? 1 : 0;
     out.action[row] = perm(game::Action(static_cast<int>(buffer.action[j]))).index();
+    for (int a = 0; a < kSampleActions; ++a) {  // the search's columns move with their actions
+      const std::size_t from = j * ix(kSampleActions) + ix(a), to = row * ix(kSampleActions) + ix(perm(game::Action(a)).index());
+      out.searched[to] = buffer.searched[from];
+      out.search_value[to] = buffer.search_value[from];
+    }
     const float* d = buffer.danger.data() + j * ix(kSampleDanger);
     float* od = out.danger.data() + row * ix(kSampleDanger);
     for (int k = 0; k < 3; ++k)

@@ -36,20 +36,6 @@ using game::Seat;
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-bool is_action(EventType t) {
-  switch (t) {
-    case EventType::dahai:
-    case EventType::reach:
-    case EventType::chi:
-    case EventType::pon:
-    case EventType::daiminkan:
-    case EventType::kakan:
-    case EventType::ankan:
-    case EventType::hora: return true;
-    default: return false;
-  }
-}
-
 // The scores the game ended with: end_game's, or for a log that stops early the last ones given.
 game::Scores final_scores(const GameLog& log) {
   game::Scores last{};
@@ -87,10 +73,12 @@ class Extractor {
   void run() {
     for (i_ = 0; i_ < log_.events.size(); ++i_) {
       const Event& e = log_.events[i_];
+      if (next_note_ != log_.searches.end() && next_note_->event < i_)
+        fail_at(next_note_->event, "a search note on an event that is not a seat's decision");
       std::array<bool, game::kNumSeats> refresh{};
       for (int s = 0; s < game::kNumSeats; ++s) {
         if (open_[ix(s)].active) refresh[ix(s)] = resolve(s, e);
-        else if (e.actor == Seat(s) && (is_action(e.type)))
+        else if (e.actor == Seat(s) && (is_seat_action(e.type)))
           fail("seat " + std::to_string(s) + " acts without a decision: " + game::describe(e));
       }
       if (e.type == EventType::ryukyoku && e.reason == game::RyukyokuReason::kyushukyuhai && !kyushu_)
@@ -111,6 +99,8 @@ class Extractor {
         if (!o.active && obs_[ix(s)].view().phase() != Phase::idle) start(s);
       }
     }
+    if (next_note_ != log_.searches.end())
+      fail_at(next_note_->event, "a search note on an event that is not a seat's decision");
   }
 
  private:
@@ -120,8 +110,9 @@ class Extractor {
     Legal legal;
   };
 
-  [[noreturn]] void fail(const std::string& why) const {
-    throw Error(std::string(name_) + ":" + std::to_string(i_ + 1) + ": " + why);
+  [[noreturn]] void fail(const std::string& why) const { fail_at(i_, why); }
+  [[noreturn]] void fail_at(std::size_t event, const std::string& why) const {
+    throw Error(std::string(name_) + ":" + std::to_string(event + 1) + ": " + why);
   }
 
   void encode(int s, std::size_t row) {
@@ -149,6 +140,8 @@ class Extractor {
       for (int t = 0; t < kTiles; ++t) out_.danger.push_back(w.contains(game::TileType(t)) ? 1.0F : 0.0F);
     }
     out_.type.push_back(static_cast<std::uint8_t>(DecisionType::pass));
+    out_.searched.resize(out_.searched.size() + ix(kSampleActions), 0);
+    out_.search_value.resize(out_.search_value.size() + ix(kSampleActions), 0.0F);
     stats_.sample_event.push_back(-1);
     stats_.sample_seat.push_back(s);
     stats_.sample_observed.push_back(static_cast<int>(i_));
@@ -170,13 +163,29 @@ class Extractor {
     }
   }
 
-  void label(const Open& o, int action, DecisionType type) {
+  // `own`: the event being read is the seat's own action (the event a search note may sit on).
+  void label(const Open& o, int action, DecisionType type, bool own = false) {
+    const SearchNote* note = own && next_note_ != log_.searches.end() && next_note_->event == i_ ? &*next_note_ : nullptr;
+    if (note != nullptr) {
+      ++next_note_;
+      if (o.row < 0) fail("a search note on a forced action (the only legal one)");
+      if (std::find(note->actions.begin(), note->actions.end(), action) == note->actions.end())
+        fail("a search note whose candidates do not hold the action played");
+    }
     if (o.row < 0) return;
     const std::size_t row = ix(static_cast<int>(o.row));
     out_.action[row] = action;
     out_.type[row] = static_cast<std::uint8_t>(type);
     stats_.sample_event[row - base_] = static_cast<int>(i_);
     if (action == Action::kPass) ++stats_.passes;
+    if (note == nullptr) return;
+    for (std::size_t k = 0; k < note->actions.size(); ++k) {
+      const int a = note->actions[k];
+      if (out_.legal[row * ix(kSampleActions) + ix(a)] == 0)
+        fail("a search note with a candidate that is not legal (action " + std::to_string(a) + ")");
+      out_.searched[row * ix(kSampleActions) + ix(a)] = 1;
+      out_.search_value[row * ix(kSampleActions) + ix(a)] = note->values[k];
+    }
   }
 
   // Closes seat s's decision if event e answers it; returns whether it stays open and its
@@ -187,7 +196,7 @@ class Extractor {
     const bool kyushu = e.type == EventType::ryukyoku && o.legal.phase == Phase::turn &&
                         (e.reason == game::RyukyokuReason::kyushukyuhai ||
                          (e.reason == game::RyukyokuReason::unknown && o.legal.has(Action(Action::kRyukyoku))));
-    if ((e.actor == Seat(s) && is_action(e.type)) || kyushu) {
+    if ((e.actor == Seat(s) && is_seat_action(e.type)) || kyushu) {
       std::string why;
       const int a = game::action_of(e, o.legal, why);
       if (a < 0) fail("illegal " + std::string(game::to_string(e.type)) + " by seat " + std::to_string(s) + ": " + why +
@@ -195,7 +204,7 @@ class Extractor {
       if (kyushu) kyushu_ = true;
       ++stats_.actions;
       if (o.row < 0) ++stats_.forced;
-      label(o, a, decision_type(a));
+      label(o, a, decision_type(a), e.actor == Seat(s) && is_seat_action(e.type));
       if (a == Action::kKan && o.legal.kans.size() > 1) kan_select(s, o, e);
       o.active = false;
       return false;
@@ -244,10 +253,11 @@ class Extractor {
   std::array<std::int64_t, game::kNumSeats> grp_{};
   std::size_t base_;
   std::size_t i_ = 0;
+  std::vector<SearchNote>::const_iterator next_note_ = log_.searches.begin();  // the first note not yet met
   bool kyushu_ = false;
 };
 
-// The nine columns of a batch, listed once: f(column of `a`, the same column of `b`, its width
+// The eleven columns of a batch, listed once: f(column of `a`, the same column of `b`, its width
 // in elements per row), in declaration order.
 template <class A, class B, class F>
 void for_each_column(A& a, B& b, F&& f) {
@@ -260,6 +270,8 @@ void for_each_column(A& a, B& b, F&& f) {
   f(a.tenpai, b.tenpai, 3);
   f(a.danger, b.danger, ix(kSampleDanger));
   f(a.type, b.type, 1);
+  f(a.searched, b.searched, ix(kSampleActions));
+  f(a.search_value, b.search_value, ix(kSampleActions));
 }
 
 // f(column, width) for each column of one batch.
@@ -273,6 +285,20 @@ void truncate(SampleBatch& b, std::size_t n) {
 }
 
 }  // namespace
+
+bool is_seat_action(EventType t) {
+  switch (t) {
+    case EventType::dahai:
+    case EventType::reach:
+    case EventType::chi:
+    case EventType::pon:
+    case EventType::daiminkan:
+    case EventType::kakan:
+    case EventType::ankan:
+    case EventType::hora: return true;
+    default: return false;
+  }
+}
 
 std::string_view to_string(DecisionType t) {
   switch (t) {

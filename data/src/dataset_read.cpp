@@ -46,32 +46,14 @@ GameLog read_game(const std::filesystem::path& path, double* seconds_gunzip, dou
     if (seconds_gunzip) *seconds_gunzip += gunzip;
     return log;
   }
-  GameLog log;
-  std::vector<std::uint8_t> given;
-  std::vector<int> lines;  // source line of each event, for the normaliser's messages
+  MjaiGameBuilder game(path.string());
   for (; more; more = next_line()) {
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const auto t0 = Clock::now();
-    ParsedLine parsed;
-    try {
-      parsed = parse_mjai_line(line);
-    } catch (const Error& e) {
-      throw Error(path.string() + ":" + std::to_string(reader.line_number()) + ": " + e.what());
-    }
-    if (parsed.event.type == game::EventType::start_game) {
-      log.names = std::move(parsed.names);
-      log.uri = std::move(parsed.uri);
-    }
-    log.events.push_back(parsed.event);
-    given.push_back(parsed.given);
-    lines.push_back(reader.line_number());
+    game.add(line, reader.line_number());
     parse += seconds_since(t0);
   }
   const auto t0 = Clock::now();
-  const int last_line = reader.line_number();
-  normalize(log, given, [&](std::size_t i) {
-    return path.string() + ":" + std::to_string(i < lines.size() ? lines[i] : last_line);
-  });
+  GameLog log = game.finish(reader.line_number());
   parse += seconds_since(t0);
   if (seconds_gunzip) *seconds_gunzip += gunzip;
   if (seconds_parse) *seconds_parse += parse;

@@ -112,38 +112,45 @@ nlohmann::ordered_json to_mjai_json(const Event& e, const GameLog& log) {
   return j;
 }
 
+void MjaiGameBuilder::add(std::string_view line, int number) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank lines
+  ParsedLine parsed;
+  try {
+    parsed = parse_mjai_line(line);
+  } catch (const Error& e) {
+    throw Error(name_ + ":" + std::to_string(number) + ": " + e.what());
+  }
+  if (parsed.event.type == EventType::start_game) {
+    log_.names = std::move(parsed.names);
+    log_.uri = std::move(parsed.uri);
+  }
+  if (parsed.search) {
+    parsed.search->event = log_.events.size();
+    log_.searches.push_back(std::move(*parsed.search));
+  }
+  log_.events.push_back(parsed.event);
+  given_.push_back(parsed.given);
+  lines_.push_back(number);
+}
+
+GameLog MjaiGameBuilder::finish(int last_line) {
+  if (log_.events.empty()) throw Error(name_ + ": empty file (no mjai events)");
+  normalize(log_, given_, [&](std::size_t i) {
+    return name_ + ":" + std::to_string(i < lines_.size() ? lines_[i] : last_line);
+  });
+  return std::move(log_);
+}
+
 namespace {
 
 // One game from mjai lines; `next(line, number)` yields each line and its number, false at the end.
 template <class NextLine>
 GameLog read_lines(const std::string& name, NextLine&& next) {
-  GameLog log;
-  std::vector<std::uint8_t> given;
-  std::vector<int> lines;  // source line of each event, for the normaliser's messages
+  MjaiGameBuilder game(name);
   std::string_view line;
   int number = 0;
-  while (next(line, number)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines
-    ParsedLine parsed;
-    try {
-      parsed = parse_mjai_line(line);
-    } catch (const Error& e) {
-      throw Error(name + ":" + std::to_string(number) + ": " + e.what());
-    }
-    if (parsed.event.type == EventType::start_game) {
-      log.names = std::move(parsed.names);
-      log.uri = std::move(parsed.uri);
-    }
-    log.events.push_back(parsed.event);
-    given.push_back(parsed.given);
-    lines.push_back(number);
-  }
-  const int last_line = number;
-  if (log.events.empty()) throw Error(name + ": empty file (no mjai events)");
-  normalize(log, given, [&](std::size_t i) {
-    return name + ":" + std::to_string(i < lines.size() ? lines[i] : last_line);
-  });
-  return log;
+  while (next(line, number)) game.add(line, number);
+  return game.finish(number);
 }
 
 }  // namespace
@@ -173,10 +180,19 @@ GameLog parse_mjai_text(std::string_view text, const std::string& name) {
 
 std::string to_mjai_text(const GameLog& log) {
   std::string out;
-  for (const Event& e : log.events) {
-    out += to_mjai_line(e, log);
+  auto note = log.searches.begin();
+  for (std::size_t i = 0; i < log.events.size(); ++i) {
+    if (note != log.searches.end() && note->event == i) {
+      nlohmann::ordered_json j = to_mjai_json(log.events[i], log);
+      j["meta"]["search"] = {{"actions", note->actions}, {"values", note->values}, {"deals", note->deals}};
+      out += hydra::json::dump(j);
+      ++note;
+    } else {
+      out += to_mjai_line(log.events[i], log);
+    }
     out += '\n';
   }
+  HYDRA_CHECK(note == log.searches.end(), "search notes out of event order");
   return out;
 }
 

@@ -2,10 +2,14 @@
 // DOM on these short lines (bench_logs: ParseJson), which matters when pretraining streams
 // millions of events. Every field error names the field.
 
+#include <cmath>
+#include <limits>
+
 #include <simdjson.h>
 
 #include "hydra/common/json.hpp"
 #include "hydra/common/text.hpp"
+#include "hydra/game/action.hpp"
 #include "hydra/data/mjai.hpp"
 
 namespace hydra::data {
@@ -195,6 +199,35 @@ void parse_start_game(const object& o, ParsedLine& out) {
   }
 }
 
+// Hydra's search note (game_log.hpp SearchNote): "meta": {"search": {"actions": [...], "values":
+// [...], "deals": N}}; any other "meta" (Mortal writes its q-values there) is not read.
+void parse_search_note(const object& o, ParsedLine& out) {
+  object meta;
+  if (require(o, "meta").get_object().get(meta) || !has(meta, "search")) return;
+  object s;
+  if (require(meta, "search").get_object().get(s)) field_error("meta.search", "expected an object");
+  SearchNote note;
+  for (const element a : as_array(require(s, "actions"), "meta.search.actions", "an array of actions"))
+    note.actions.push_back(as_int(a, "meta.search.actions", 0, game::kNumActions - 1));
+  for (const element v : as_array(require(s, "values"), "meta.search.values", "an array of numbers")) {
+    double x = 0;
+    if (v.get_double().get(x) || !std::isfinite(x)) field_error("meta.search.values", "expected a number, got " + dump(v));
+    note.values.push_back(static_cast<float>(x));
+  }
+  note.deals = as_int(require(s, "deals"), "meta.search.deals", 1, std::numeric_limits<int>::max());
+  if (note.actions.size() < 2 || note.actions.size() > kMaxSearchCandidates)
+    field_error("meta.search.actions", std::to_string(note.actions.size()) + " candidates, not 2.." +
+                                           std::to_string(kMaxSearchCandidates));
+  if (note.values.size() != note.actions.size())
+    field_error("meta.search.values", std::to_string(note.values.size()) + " values for " +
+                                          std::to_string(note.actions.size()) + " actions");
+  for (std::size_t i = 0; i < note.actions.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (note.actions[i] == note.actions[j])
+        field_error("meta.search.actions", "action " + std::to_string(note.actions[i]) + " twice");
+  out.search = std::move(note);
+}
+
 }  // namespace
 
 ParsedLine parse_mjai_line(std::string_view line) {
@@ -248,6 +281,7 @@ ParsedLine parse_mjai_line(std::string_view line) {
     case EventType::end_game:
     case EventType::none: break;
   }
+  if (has(o, "meta")) parse_search_note(o, out);
   return out;
 }
 

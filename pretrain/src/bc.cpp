@@ -47,7 +47,23 @@ BcBatch to_tensors(const data::SampleBatch& b, const torch::Device& device) {
   out.targets.grp = wrap(b.grp, {n}, torch::kLong).to(device);
   out.targets.tenpai = wrap(b.tenpai, {n, model::kOpponents}, torch::kFloat).to(device);
   out.targets.danger = wrap(b.danger, {n, model::kOpponents, model::kTiles}, torch::kFloat).to(device);
+  HYDRA_CHECK(b.searched.size() == b.legal.size() && b.search_value.size() == b.legal.size(), "sample batch: search size");
+  out.searched = wrap(b.searched, {n, model::kActions}, torch::kUInt8).to(device, torch::kBool);
+  out.search_value = wrap(b.search_value, {n, model::kActions}, torch::kFloat).to(device);
   return out;
+}
+
+torch::Tensor search_target(const torch::Tensor& probs, const torch::Tensor& searched, const torch::Tensor& values,
+                            double temperature) {
+  // Shifted by each row's largest candidate value, so exp() stays in range.
+  const auto scaled = torch::where(searched, values / temperature, torch::full({}, -1e30, values.options()));
+  const auto top = std::get<0>(scaled.max(1, true));
+  const auto weight = torch::where(searched, (scaled - top).exp(), torch::zeros({}, values.options()));
+  const auto mass = (probs * searched).sum(1, true);
+  const auto norm = (probs * weight).sum(1, true);
+  const auto any = searched.any(1, true) & norm.gt(0);
+  const auto moved = probs * weight * mass / torch::where(any, norm, torch::ones({}, norm.options()));
+  return torch::where(searched & any, moved, probs);
 }
 
 void tally(const torch::Tensor& policy_logits, const data::SampleBatch& batch, DecisionAccuracy& acc) {
@@ -79,6 +95,9 @@ BcLearner::BcLearner(const config::ModelConfig& model, const config::PretrainCon
   model::apply_device_settings(model_cfg_, device_.type());
   net_->init_weights(init_seed);
   net_->to(device_);
+  if (pretrain.search_temperature > 0 && pretrain.teacher.empty())
+    throw Error("pretrain.search_temperature = " + std::to_string(pretrain.search_temperature) +
+                " needs pretrain.teacher (the policy the search's values reweight)");
   if (!pretrain.teacher.empty()) {
     teacher_ = model::HydraNet(model);
     load_weights(pretrain.teacher, *teacher_, "pretrain.teacher");
@@ -131,7 +150,11 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
       const auto logits = teacher_->forward(t.obs, t.context).policy.to(torch::kFloat);
       corrected = model::masked_logits(logits, t.targets.legal).argmax(1).ne(t.targets.action);
       const auto one_hot = torch::one_hot(t.targets.action, model::kActions).to(torch::kFloat);
-      t.targets.policy_target = torch::where(corrected.unsqueeze(1), one_hot, model::masked_softmax(logits, t.targets.legal));
+      auto kept = model::masked_softmax(logits, t.targets.legal);
+      // Where the search kept the argmax, its values reweight the candidates it played out.
+      if (pretrain_cfg_.search_temperature > 0)
+        kept = search_target(kept, t.searched, t.search_value, pretrain_cfg_.search_temperature);
+      t.targets.policy_target = torch::where(corrected.unsqueeze(1), one_hot, kept);
       t.targets.policy_weight =
           torch::where(corrected, torch::full({}, pretrain_cfg_.correction_weight, logits.options()), torch::ones({}, logits.options()));
     }
@@ -140,6 +163,7 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
   out = out.to_float();
   const model::Losses l = model::compute_losses(out, t.targets, model_cfg_);
   if (corrected.defined()) s.corrected = corrected.to(torch::kDouble).mean().item<double>();
+  s.searched = t.searched.any(1).to(torch::kDouble).mean().item<double>();
   optimizer_->zero_grad();
   if (buckets_) {
     buckets_->arm();
@@ -159,12 +183,14 @@ StepStats BcLearner::step(const data::SampleBatch& batch) {
     // The union's loss and accuracy: the ranks' means weighted by their rows.
     auto& v = s.loss;
     const auto sums =
-        torch::tensor({v.total, v.policy, v.value, v.grp, v.tenpai, v.danger, s.accuracy, s.corrected}, torch::kDouble) * share;
+        torch::tensor({v.total, v.policy, v.value, v.grp, v.tenpai, v.danger, s.accuracy, s.corrected, s.searched},
+                      torch::kDouble) * share;
     group_->all_reduce_sum({sums});
     const auto a = sums.accessor<double, 1>();
     v = {a[0], a[1], a[2], a[3], a[4], a[5]};
     s.accuracy = a[6];
     s.corrected = a[7];
+    s.searched = a[8];
   }
   if (!std::isfinite(s.loss.total))
     throw Error("pretrain: the loss became " + std::to_string(s.loss.total) + " at step " + std::to_string(steps_) +

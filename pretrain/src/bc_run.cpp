@@ -145,6 +145,9 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
   if (teacher)
     log::info("pretrain: the target is {}'s policy where the logged action is its argmax, the logged action (weight {}) where not",
               cfg.pretrain.teacher, cfg.pretrain.correction_weight);
+  if (teacher && cfg.pretrain.search_temperature > 0)
+    log::info("pretrain: where a search kept the argmax, its candidates' values reweight the teacher's policy by exp(value / {})",
+              cfg.pretrain.search_temperature);
   learner.set_group(group);  // rank 0's weights everywhere
   detail::open_run_dir(cfg, "pretrain.log", options.resume, context.writes());
   // pretrain.batch is the union's: rank r takes rows [batch r / W, batch (r + 1) / W).
@@ -327,10 +330,12 @@ RunSummary run_pretrain(config::Config cfg, const RunOptions& options) {
                                {"samples", static_cast<double>(samples_seen)},
                                {"passes_read", static_cast<double>(train.report().passes_read)}};
       if (teacher) scalars.emplace_back("train/corrected", s.corrected);
+      scalars.emplace_back("train/searched", s.searched);
       write_metrics(step, scalars);
-      log::info("pretrain: {} loss {:.4f} policy {:.4f} acc {:.3f}{} lr {:.2e}", progress.line(step - start_step),
+      log::info("pretrain: {} loss {:.4f} policy {:.4f} acc {:.3f}{}{} lr {:.2e}", progress.line(step - start_step),
                 s.loss.total, s.loss.policy, s.accuracy,
-                teacher ? fmt::format(" corrected {:.3f}", s.corrected) : std::string(), s.lr);
+                teacher ? fmt::format(" corrected {:.3f}", s.corrected) : std::string(),
+                s.searched > 0 ? fmt::format(" searched {:.3f}", s.searched) : std::string(), s.lr);
     }
     const bool validate_now = step % cfg.pretrain.val_every == 0 || step == total;
     const bool best = validate_now && run_validation();

@@ -74,7 +74,16 @@ class AgentGame final : public EngineGame {
       c.decisions.fetch_add(1, std::memory_order_relaxed);
       std::vector<game::Action> cands = search_candidates(r.probs, d, s->options());
       const game::Action argmax = cands.front();
-      if (cands.size() >= 2 && s->options().time > 0) return s->search_on(*table_, d, std::move(cands));
+      if (cands.size() >= 2 && s->options().time > 0) {
+        const game::Action a = s->search_on(*table_, d, std::move(cands));
+        const SearchAgent::Searched& done = *s->last_search();
+        data::SearchNote& n = notes_.emplace_back(d.seat, data::SearchNote{}).second;
+        n.event = table_->events().size();
+        for (const game::Action cand : done.candidates) n.actions.push_back(cand.index());
+        for (const double v : done.values) n.values.push_back(static_cast<float>(v));
+        n.deals = done.deals;
+        return a;
+      }
       if (cands.size() >= 2) {
         auto& search = searches_[d.seat];
         search = std::make_unique<Search>(*table_, d.seat, *s, std::move(cands), s->next_search_index());
@@ -95,6 +104,7 @@ class AgentGame final : public EngineGame {
     }
     const game::Action a = search->best();
     search->count(searchers_[d.seat]->counters(), a);
+    notes_.emplace_back(d.seat, search->note(table_->events().size()));  // the action's event comes next
     search.reset();
     return a;
   }
@@ -107,7 +117,13 @@ class AgentGame final : public EngineGame {
     }
     PlayedGame out;
     out.index = index_;
-    out.result = game::result_of(*table_);
+    // A note stays where its event is the searching seat's own action (a pass has none, and on
+    // another seat's discard a call may come first).
+    const std::vector<game::Event>& events = table_->events();
+    for (auto& [seat, note] : notes_)
+      if (note.event < events.size() && events[note.event].actor == seat && data::is_seat_action(events[note.event].type))
+        out.searches.push_back(std::move(note));
+    out.result = game::result_of(*table_);  // takes the events
     out.faults = faults_of(seats);
     done_(std::move(out));
   }
@@ -126,6 +142,7 @@ class AgentGame final : public EngineGame {
   game::SeatArray<BatchedAgent*> models_{};
   game::SeatArray<SearchAgent*> searchers_{};
   game::SeatArray<std::unique_ptr<Search>> searches_;
+  std::vector<std::pair<game::Seat, data::SearchNote>> notes_;  // in the order decided
   std::unique_ptr<game::Table> table_;
   std::array<std::size_t, game::kNumSeats> seen_{};
   const std::function<void(PlayedGame)>& done_;

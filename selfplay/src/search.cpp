@@ -292,7 +292,7 @@ game::Action SearchAgent::search_on(const game::Table& table, const game::Decisi
   }
   const game::Action a = search.best();
   search.count(*counters_, a);
-  last_ = Searched{search.candidates(), search.values(), a};
+  last_ = Searched{search.candidates(), search.values(), a, search.walls()};
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
   for (auto seen = counters_->longest_us.load(); us > seen && !counters_->longest_us.compare_exchange_weak(seen, us);) {
   }
@@ -499,6 +499,15 @@ std::vector<double> Search::values() const {
     v[k] /= walls_;
   }
   return v;
+}
+
+data::SearchNote Search::note(std::size_t event) const {
+  data::SearchNote n;
+  n.event = event;
+  for (const game::Action c : candidates_) n.actions.push_back(c.index());
+  for (const double v : values()) n.values.push_back(static_cast<float>(v));
+  n.deals = walls_;
+  return n;
 }
 
 std::vector<Search::Gain> Search::gains() const {

@@ -197,6 +197,41 @@ TEST(Mjai, CorruptInputsNameFileAndLine) {
   EXPECT_NE(error_of(tmp / "empty.json").find("empty.json: empty file"), std::string::npos) << error_of(tmp / "empty.json");
 }
 
+// Hydra's search notes ("meta": {"search": ...}) are read onto their event; another "meta" (Mortal
+// writes its q-values there) is not; a bad note names the file, line and field.
+TEST(Mjai, SearchNotesAreReadAndBadOnesNamed) {
+  TempDir tmp;
+  const std::string line = R"({"type":"dahai","actor":1,"pai":"9m","tsumogiri":true})";
+  const auto with_meta = [&](const std::string& meta) {
+    std::string text = kMortalGame;
+    text.replace(text.find(line), line.size(), line.substr(0, line.size() - 1) + R"(,"meta":)" + meta + "}");
+    return text;
+  };
+  const GameLog mortal = parse_mjai_text(with_meta(R"({"q_values":[1.5,2],"mask_bits":3})"), "m");
+  EXPECT_TRUE(mortal.searches.empty());
+  const GameLog noted = parse_mjai_text(with_meta(R"({"search":{"actions":[8,0],"values":[0.5,-0.25],"deals":32}})"), "n");
+  ASSERT_EQ(noted.searches.size(), 1U);
+  EXPECT_EQ(noted.searches[0].event, 10U);  // line 11
+  EXPECT_EQ(noted.searches[0].actions, (std::vector<int>{8, 0}));
+  EXPECT_EQ(noted.searches[0].values, (std::vector<float>{0.5F, -0.25F}));
+  EXPECT_EQ(noted.searches[0].deals, 32);
+  EXPECT_EQ(parse_mjai_text(to_mjai_text(noted), "again").searches[0].values, noted.searches[0].values);
+  const std::map<std::string, std::string> bad = {
+      {R"({"search":{"actions":[8],"values":[0.5],"deals":32}})", "field 'meta.search.actions': 1 candidates, not 2..8"},
+      {R"({"search":{"actions":[8,46],"values":[0.5,1],"deals":32}})", "field 'meta.search.actions': 46 is outside 0..45"},
+      {R"({"search":{"actions":[8,8],"values":[0.5,1],"deals":32}})", "field 'meta.search.actions': action 8 twice"},
+      {R"({"search":{"actions":[8,0],"values":[0.5],"deals":32}})", "field 'meta.search.values': 1 values for 2 actions"},
+      {R"({"search":{"actions":[8,0],"values":[0.5,"x"],"deals":32}})", "field 'meta.search.values': expected a number"},
+      {R"({"search":{"actions":[8,0],"values":[0.5,1]}})", "field 'deals': missing"},
+      {R"({"search":[1,2]})", "field 'meta.search': expected an object"},
+  };
+  for (const auto& [meta, message] : bad) {
+    write(tmp / "bad.json", with_meta(meta));
+    const std::string err = error_of(tmp / "bad.json");
+    EXPECT_NE(err.find("bad.json:11: " + message), std::string::npos) << meta << " -> " << err;
+  }
+}
+
 // Every gimite file reads, and writing it in the Mortal dialect (gzipped and plain) and reading
 // it back gives the same events.
 TEST(Mjai, RealLogsRoundTripThroughTheMortalDialect) {

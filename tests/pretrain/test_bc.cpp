@@ -49,6 +49,8 @@ data::SampleBatch synthetic_batch(int n) {
   }
   b.tenpai.assign(tenpai.data_ptr<float>(), tenpai.data_ptr<float>() + tenpai.numel());
   b.danger.assign(danger.data_ptr<float>(), danger.data_ptr<float>() + danger.numel());
+  b.searched.assign(un * 46, 0);  // no search
+  b.search_value.assign(un * 46, 0.0F);
   return b;
 }
 
@@ -139,6 +141,75 @@ TEST(Bc, ATeachersOwnChoicesGiveNoGradientAndItsCorrectionsThePlainLoss) {
   EXPECT_EQ(c.corrected, 1.0);
   EXPECT_NEAR(c.loss.policy, 2.0 * plain_loss, 1e-5);
   EXPECT_GT(c.grad_norm, 1e-2);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".sha256");
+}
+
+// pretrain.search_temperature: the teacher's mass on a search's candidates is shared out by
+// exp(value / T), by hand; the other actions and the rows without a search keep the teacher's
+// probabilities. A learner of the teacher itself gets no gradient where every candidate's value is
+// the same, and one where they differ; the option needs a teacher.
+TEST(Bc, SearchValuesReweightTheTeachersCandidatesByHand) {
+  const double T = 0.05;
+  auto probs = torch::zeros({2, 46});
+  probs[0][3] = 0.5;
+  probs[0][7] = 0.3;
+  probs[0][9] = 0.2;
+  probs[1][3] = 0.6;
+  probs[1][9] = 0.4;
+  auto searched = torch::zeros({2, 46}, torch::kBool);
+  auto values = torch::zeros({2, 46});
+  searched[0][3] = searched[0][7] = true;
+  values[0][3] = 0.25;
+  values[0][7] = 0.25 + std::log(2.0) * T;  // twice the weight of action 3
+  const auto t = search_target(probs, searched, values, T);
+  EXPECT_NEAR(t[0][3].item<double>(), 0.8 * 0.5 / 1.1, 1e-6);
+  EXPECT_NEAR(t[0][7].item<double>(), 0.8 * 0.6 / 1.1, 1e-6);
+  EXPECT_NEAR(t[0][9].item<double>(), 0.2, 1e-7);
+  EXPECT_TRUE(torch::equal(t[1], probs[1]));
+  EXPECT_NEAR(t.sum(1)[0].item<double>(), 1.0, 1e-6);
+
+  config::Config cfg = tiny_config();
+  cfg.model.w_value = cfg.model.w_grp = cfg.model.w_tenpai = cfg.model.w_danger = 0.0;
+  cfg.pretrain.search_temperature = T;
+  EXPECT_THROW(
+      {
+        try {
+          BcLearner none(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+        } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("needs pretrain.teacher"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      Error);
+  const auto file = std::filesystem::temp_directory_path() / "hydra-bc-search-teacher.ckpt";
+  {
+    BcLearner plain(cfg.model, config::PretrainConfig{}, torch::Device(torch::kCPU), 10, 3);
+    model::save_checkpoint(file, {}, *plain.net());
+  }
+  cfg.pretrain.teacher = file.string();
+  data::SampleBatch batch = synthetic_batch(16);
+  BcLearner probe(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+  {
+    const BcBatch b = to_tensors(batch, torch::Device(torch::kCPU));
+    torch::NoGradGuard no_grad;
+    probe.teacher()->eval();
+    const auto argmax = model::masked_logits(probe.teacher()->forward(b.obs, b.context).policy, b.targets.legal).argmax(1);
+    for (std::size_t i = 0; i < batch.size(); ++i) batch.action[i] = argmax[static_cast<std::int64_t>(i)].item<std::int64_t>();
+  }
+  // Every legal action of every row searched, all of one value: the teacher's own policy.
+  batch.searched = batch.legal;
+  std::fill(batch.search_value.begin(), batch.search_value.end(), 0.5F);
+  BcLearner same(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+  const StepStats a = same.step(batch);
+  EXPECT_EQ(a.searched, 1.0);
+  EXPECT_EQ(a.corrected, 0.0);
+  EXPECT_LT(a.grad_norm, 1e-5);
+  // Values that differ move the target off the teacher's policy.
+  for (std::size_t k = 0; k < batch.search_value.size(); ++k) batch.search_value[k] = static_cast<float>(k % 7) * 0.02F;
+  BcLearner moved(cfg.model, cfg.pretrain, torch::Device(torch::kCPU), 10, 3);
+  const StepStats b = moved.step(batch);
+  EXPECT_GT(b.grad_norm, 1e-3);
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".sha256");
 }

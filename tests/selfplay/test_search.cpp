@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -18,6 +19,8 @@
 
 #include "hydra/common/error.hpp"
 #include "hydra/common/index.hpp"
+#include "hydra/data/dataset.hpp"
+#include "hydra/data/mjai.hpp"
 #include "hydra/game/event.hpp"
 #include "hydra/game/rules.hpp"
 #include "hydra/game/shanten.hpp"
@@ -396,7 +399,8 @@ TEST(Search, ARewardModelIsAskedOnceForEveryPlayOutAndRanksAsItsRewardsDo) {
 
 // One-kyoku games (eight unless told): seat 0 a search agent, the others the plain policy; every event of every
 // game. (One kyoku each keeps the threaded test short under TSan.)
-std::vector<std::vector<game::Event>> play_searching(SearchSetup& setup, int threads, std::size_t games = 8) {
+std::vector<std::vector<game::Event>> play_searching(SearchSetup& setup, int threads, std::size_t games = 8,
+                                                     std::vector<std::vector<data::SearchNote>>* notes = nullptr) {
   const oneapi::tbb::global_control limit(oneapi::tbb::global_control::max_allowed_parallelism, ix(threads));
   const game::TableRules& kyoku = game::table_rules("tenhou-kyoku");
   setup.table_rules = &kyoku;
@@ -410,7 +414,10 @@ std::vector<std::vector<game::Event>> play_searching(SearchSetup& setup, int thr
         for (int k = 1; k < 4; ++k) s.agents[ix(k)] = std::make_unique<ModelAgent>(setup.policy, kyoku, "plain");
         return s;
       },
-      [&](PlayedGame g) { logs[g.index] = g.result.events; });
+      [&](PlayedGame g) {
+        logs[g.index] = g.result.events;
+        if (notes != nullptr) (*notes)[g.index] = g.searches;
+      });
   return logs;
 }
 
@@ -433,6 +440,130 @@ TEST(Search, TheSameGamesAtOneAndTwoThreadsAndForOneSeed) {
   }
   EXPECT_EQ(one.counters->searched.load(), two.counters->searched.load());
   EXPECT_EQ(one.counters->play_out_decisions.load(), two.counters->play_out_decisions.load());
+}
+
+// Every search of the game is noted on the action it chose (the log's "meta", which `hydra
+// selfplay` writes and pretraining reads): one note per searched decision (calls off: no search
+// answers with a pass), on the searching seat's own action, the action played being the candidate
+// of highest value where it beats the argmax's (sigmas 0, margin 0) and the argmax elsewhere; the
+// notes survive the mjai text and put each candidate's value on its sample.
+TEST(Search, EverySearchIsNotedOnTheActionItChose) {
+  SearchSetup setup;
+  setup.options.calls = false;
+  setup.options.candidates = 3;
+  std::vector<std::vector<data::SearchNote>> notes(4);
+  const auto logs = play_searching(setup, 1, 4, &notes);
+  std::int64_t noted = 0, changed = 0;
+  for (std::size_t g = 0; g < logs.size(); ++g) {
+    data::GameLog log;
+    log.events = logs[g];
+    log.searches = notes[g];
+    for (const data::SearchNote& n : notes[g]) {
+      ASSERT_LT(n.event, logs[g].size());
+      EXPECT_EQ(logs[g][n.event].actor, game::Seat(0));
+      EXPECT_TRUE(data::is_seat_action(logs[g][n.event].type));
+      EXPECT_EQ(n.deals, 2);
+      ASSERT_GE(n.actions.size(), 2U);
+      ASSERT_EQ(n.values.size(), n.actions.size());
+    }
+    const data::GameLog back = data::parse_mjai_text(data::to_mjai_text(log), "game");
+    ASSERT_EQ(back.searches.size(), notes[g].size());
+    for (std::size_t k = 0; k < notes[g].size(); ++k) {
+      EXPECT_EQ(back.searches[k].event, notes[g][k].event);
+      EXPECT_EQ(back.searches[k].actions, notes[g][k].actions);
+      EXPECT_EQ(back.searches[k].values, notes[g][k].values);
+    }
+    data::SampleBatch samples;
+    data::ExtractStats stats;
+    data::extract_samples(back, "game", samples, game::table_rules("tenhou-kyoku"), &stats);
+    std::size_t next = 0;
+    for (std::size_t row = 0; row < samples.size(); ++row) {
+      const int event = stats.sample_event[row];
+      const bool searched = std::any_of(samples.searched.begin() + static_cast<std::ptrdiff_t>(row * 46),
+                                        samples.searched.begin() + static_cast<std::ptrdiff_t>((row + 1) * 46),
+                                        [](std::uint8_t b) { return b != 0; });
+      if (next < notes[g].size() && event == static_cast<int>(notes[g][next].event) && stats.sample_seat[row] == 0) {
+        const data::SearchNote& n = notes[g][next++];
+        ASSERT_TRUE(searched);
+        std::size_t best = 0;
+        for (std::size_t k = 1; k < n.values.size(); ++k)
+          if (n.values[k] > n.values[0] && n.values[k] > n.values[best]) best = k;
+        EXPECT_EQ(samples.action[row], n.actions[best]) << "game " << g << " event " << event;
+        if (best != 0) ++changed;
+        for (std::size_t k = 0; k < n.actions.size(); ++k) {
+          EXPECT_EQ(samples.searched[row * 46 + ix(n.actions[k])], 1);
+          EXPECT_EQ(samples.search_value[row * 46 + ix(n.actions[k])], n.values[k]);
+        }
+        ++noted;
+      } else {
+        EXPECT_FALSE(searched) << "game " << g << " row " << row;
+      }
+    }
+    EXPECT_EQ(next, notes[g].size());
+  }
+  EXPECT_EQ(noted, setup.counters->searched.load());
+  EXPECT_EQ(changed, setup.counters->changed.load());
+  EXPECT_GT(noted, 10);
+  EXPECT_GT(changed, 0);
+
+  // Written to files and streamed by the pretraining dataset under suit permutations: every note
+  // reaches its sample, its candidates legal and holding the logged action, however permuted.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("hydra_test_search_notes_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  for (std::size_t k = 0; k < logs.size(); ++k) {
+    data::GameLog log;
+    log.events = logs[k];
+    log.searches = notes[k];
+    data::write_mjai(dir / ("game_" + std::to_string(k) + ".json.gz"), log);
+  }
+  data::DatasetOptions opt;
+  opt.inputs = {dir.string()};
+  opt.val_fraction = 0;
+  opt.repeat = false;
+  opt.rules = "tenhou-kyoku";
+  opt.seed = game::MasterSeed{5};
+  data::Dataset dataset(opt);
+  data::SampleBatch batch;
+  std::int64_t streamed = 0;
+  while (dataset.next(batch, 64) > 0) {
+    for (std::size_t row = 0; row < batch.size(); ++row) {
+      bool any = false;
+      for (int a = 0; a < 46; ++a) {
+        if (batch.searched[row * 46 + ix(a)] == 0) continue;
+        any = true;
+        EXPECT_EQ(batch.legal[row * 46 + ix(a)], 1);
+      }
+      if (!any) continue;
+      ++streamed;
+      EXPECT_EQ(batch.searched[row * 46 + static_cast<std::size_t>(batch.action[row])], 1);
+    }
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(streamed, noted);
+
+  // A note that does not fit its game is refused with the event's position.
+  const auto error_of = [&](std::size_t g, const std::function<void(data::SearchNote&)>& spoil) -> std::string {
+    data::GameLog log;
+    log.events = logs[g];
+    log.searches = notes[g];
+    spoil(log.searches.front());
+    data::SampleBatch samples;
+    try {
+      data::extract_samples(log, "spoiled", samples, game::table_rules("tenhou-kyoku"));
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  std::size_t g = 0;
+  while (g < notes.size() && notes[g].empty()) ++g;
+  ASSERT_LT(g, notes.size());
+  const std::size_t at = notes[g].front().event;
+  const std::string played = error_of(g, [](data::SearchNote& n) { n.actions.erase(n.actions.begin()); n.values.pop_back(); n.actions.push_back(45); n.values.push_back(0); });
+  EXPECT_NE(played.find("spoiled:" + std::to_string(at + 1) + ": a search note"), std::string::npos) << played;
+  const std::string moved = error_of(g, [](data::SearchNote& n) { n.event = 0; });  // start_game
+  EXPECT_NE(moved.find("spoiled:1: a search note on an event that is not a seat's decision"), std::string::npos) << moved;
 }
 
 // depth: play-outs cut at the seat's decision and scored by the continuation's value there. The

@@ -400,6 +400,11 @@ struct PretrainConfig {
   // correction_weight. "" = the logged action everywhere.
   std::string teacher;
   double correction_weight = 1.0;
+  // With a teacher, on logs of a search's self-play whose action lines carry the search's values
+  // (docs/PRETRAIN.md "The search's values as the target"): where the search kept the teacher's
+  // argmax, the teacher's probabilities of the candidates it played out are reweighted by
+  // exp(value / search_temperature) (their sum kept), so every searched decision teaches. 0 = off.
+  double search_temperature = 0.0;
   int val_every = 200;              // optimizer steps between validations
   std::int64_t val_max_samples = 200000;  // cap on validation samples per validation
 
@@ -417,6 +422,7 @@ struct PretrainConfig {
     v("augment", augment, "random suit permutation per sample");
     v("teacher", teacher, "checkpoint whose policy is the target where the logged action is its argmax (the logged action where not); empty = the logged action");
     v("correction_weight", correction_weight, "with pretrain.teacher: weight of the samples whose logged action is not the teacher's argmax", Range{0.0, 1e6});
+    v("search_temperature", search_temperature, "with pretrain.teacher: reweight the teacher's policy among a search's candidates by exp(value / T) where the search kept its argmax (0 = off)", Range{0.0, 1e6});
     v("val_every", val_every, "optimizer steps between validations", Range{1, 100000000});
     v("val_max_samples", val_max_samples, "validation samples per validation", Range<std::int64_t>{1, 1000000000000});
   }

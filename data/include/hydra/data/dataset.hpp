@@ -53,6 +53,10 @@ struct SampleBatch {
   std::vector<float> tenpai;            // n * 3 opponents (relative order) tenpai now, 0/1
   std::vector<float> danger;            // n * 3 * 34: tile type is a wait of that opponent now
   std::vector<std::uint8_t> type;       // DecisionType
+  // The search behind the logged action, where its log line carries one (game_log.hpp SearchNote):
+  // n * 46, 1 = an action the search played out, and that action's mean reward; 0 elsewhere.
+  std::vector<std::uint8_t> searched;
+  std::vector<float> search_value;
   std::size_t size() const { return action.size(); }
   // Row i's legal actions (its byte row of `legal`) as a mask.
   game::ActionMask legal_mask(std::size_t i) const;

@@ -23,6 +23,24 @@
 
 namespace hydra::data {
 
+// What a search at decision time weighed before one of the seat's actions (docs/LOGS.md
+// "Search notes"): `hydra selfplay` with search: agents writes it into the action's mjai line as
+// "meta": {"search": {"actions": [...], "values": [...], "deals": N}}, and the pretraining
+// dataset gives it to the learner (pretrain.search_temperature). The candidates are actions of
+// Hydra's 46-action space (game/action.hpp), most likely first, the one played among them; a
+// value is the candidate's mean reward over the search's deals (common to all the candidates).
+struct SearchNote {
+  std::size_t event = 0;  // index in GameLog::events of the action the search chose
+  std::vector<int> actions;
+  std::vector<float> values;
+  int deals = 0;
+};
+inline constexpr std::size_t kMaxSearchCandidates = 8;
+
+// Whether an event of this type is its actor's own action (a discard, riichi, call, kan or win),
+// the events a search note may sit on.
+bool is_seat_action(game::EventType t);
+
 struct GameLog {
   std::array<std::string, game::kNumSeats> names;
   std::string uri;  // where the game came from (the Tenhou log URL), may be empty
@@ -44,6 +62,9 @@ struct GameLog {
   // log shows. `hydra replay --check` checks every deal, draw and indicator against it; a
   // privileged critic or a review may read all of it.
   std::vector<game::Wall::Tiles> walls;
+  // The searches behind the seats' actions, in event order (empty for every log but Hydra's
+  // self-play of search: agents).
+  std::vector<SearchNote> searches;
 };
 
 // A log that is well formed but played under rules Hydra does not model (3-player, no red fives,

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -20,6 +22,7 @@ struct ParsedLine {
   std::uint8_t given = 0;  // GivenField mask
   std::array<std::string, game::kNumSeats> names;
   std::string uri;
+  std::optional<SearchNote> search;  // "meta": {"search": ...} (its `event` left 0)
 };
 
 // Parses one mjai JSON line. Throws hydra::Error naming the field (no file or line: the caller
@@ -27,10 +30,27 @@ struct ParsedLine {
 ParsedLine parse_mjai_line(std::string_view line);
 
 // One event as a Mortal-dialect JSON line (no newline). start_game takes the names from `log`.
+// A search note of the event is written by to_mjai_text (with the event's index).
 std::string to_mjai_line(const game::Event& e, const GameLog& log);
 // The same as a JSON object, for a caller that adjusts it before writing (external agents hide
 // the other seats' tiles).
 nlohmann::ordered_json to_mjai_json(const game::Event& e, const GameLog& log);
+
+// Builds one game from its mjai lines in order (read_mjai, parse_mjai_text and the pretraining
+// dataset's reader): add() parses a line (an error names `name` and the line number), finish()
+// normalises the game (errors name the line of the event at fault).
+class MjaiGameBuilder {
+ public:
+  explicit MjaiGameBuilder(std::string name) : name_(std::move(name)) {}
+  void add(std::string_view line, int number);
+  GameLog finish(int last_line);
+
+ private:
+  std::string name_;
+  GameLog log_;
+  std::vector<std::uint8_t> given_;
+  std::vector<int> lines_;  // source line of each event, for the normaliser's messages
+};
 
 // Reads one game from a .json or .json.gz file (streamed; memory bounded by the game) and
 // normalises it. Errors name the file and line.

@@ -33,7 +33,16 @@ struct BcBatch {
   torch::Tensor obs;      // [B,85,34]
   torch::Tensor context;  // [B,16]
   model::Targets targets;
+  torch::Tensor searched;      // [B,46] bool: the candidates a search played out (none: all false)
+  torch::Tensor search_value;  // [B,46] float: their mean rewards
 };
+
+// The teacher's policy `probs` [B,46] with its mass on each row's searched candidates reweighted by
+// exp(value / temperature) (docs/PRETRAIN.md "The search's values as the target"): p'(c) is
+// P p(c) e^(v_c / T) / sum_c' p(c') e^(v_c' / T) for the candidates, P their total under p; the
+// other actions and the rows without a search keep p.
+torch::Tensor search_target(const torch::Tensor& probs, const torch::Tensor& searched, const torch::Tensor& values,
+                            double temperature);
 BcBatch to_tensors(const data::SampleBatch& batch, const torch::Device& device);
 
 // Tallies the masked arg-max of `policy_logits` [B,46] against the batch's logged actions, per
@@ -55,6 +64,7 @@ struct StepStats {
   double accuracy = 0;   // top-1 on the batch
   double lr = 0;
   double corrected = 0;  // with pretrain.teacher: share of the rows whose logged action is not its argmax
+  double searched = 0;   // share of the rows whose logged action a search chose (data::SearchNote)
 };
 
 // Reads a "hydra_net" checkpoint's weights into `net` (optimizer and RNG untouched); `what` names

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hydra/data/game_log.hpp"
 #include "hydra/game/agent.hpp"
 #include "hydra/game/runner.hpp"
 #include "hydra/game/rules.hpp"
@@ -79,6 +80,9 @@ struct PlayedGame {
   std::size_t index = 0;
   game::GameResult result;
   std::vector<AgentFault> faults;
+  // The searches of its search: agents, in event order, each on the action it chose (the log's
+  // "meta": data::SearchNote).
+  std::vector<data::SearchNote> searches;
 };
 
 inline constexpr std::size_t kPlaySlots = 256;  // games in flight at most

@@ -83,6 +83,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hydra/data/game_log.hpp"
 #include "hydra/encoder/encoder.hpp"
 #include "hydra/game/kyoku.hpp"
 #include "hydra/game/table.hpp"
@@ -191,6 +192,7 @@ class SearchAgent final : public BatchedAgent {
     std::vector<game::Action> candidates;
     std::vector<double> values;
     game::Action played;
+    int deals = 0;
   };
   const std::optional<Searched>& last_search() const { return last_; }
 
@@ -271,6 +273,9 @@ class Search {
   void count(SearchCounters& c, game::Action played) const;
   std::vector<double> values() const;
   const std::vector<game::Action>& candidates() const { return candidates_; }
+  // Once done(): what the game's log keeps of it (the mjai line of the action it chose, at
+  // index `event` of the game's events, carries it: data::SearchNote).
+  data::SearchNote note(std::size_t event) const;
   std::int64_t play_out_decisions() const;
 
  private:

@@ -76,6 +76,7 @@ class AgentGame final : public EngineGame {
       const game::Action argmax = cands.front();
       if (cands.size() >= 2 && s->options().time > 0) {
         const game::Action a = s->search_on(*table_, d, std::move(cands));
+        if (d.phase == game::Phase::kan_select) return a;  // no event of its own to note it on
         const SearchAgent::Searched& done = *s->last_search();
         data::SearchNote& n = notes_.emplace_back(d.seat, data::SearchNote{}).second;
         n.event = table_->events().size();
@@ -104,7 +105,8 @@ class AgentGame final : public EngineGame {
     }
     const game::Action a = search->best();
     search->count(searchers_[d.seat]->counters(), a);
-    notes_.emplace_back(d.seat, search->note(table_->events().size()));  // the action's event comes next
+    // The action's event comes next; which kan (the decision after a kan) has no event of its own.
+    if (d.phase != game::Phase::kan_select) notes_.emplace_back(d.seat, search->note(table_->events().size()));
     search.reset();
     return a;
   }
@@ -118,11 +120,12 @@ class AgentGame final : public EngineGame {
     PlayedGame out;
     out.index = index_;
     // A note stays where its event is the searching seat's own action (a pass has none, and on
-    // another seat's discard a call may come first).
+    // another seat's discard a call may come first), one note to an event.
     const std::vector<game::Event>& events = table_->events();
-    for (auto& [seat, note] : notes_)
-      if (note.event < events.size() && events[note.event].actor == seat && data::is_seat_action(events[note.event].type))
-        out.searches.push_back(std::move(note));
+    for (auto& [seat, note] : notes_) {
+      const bool own = note.event < events.size() && events[note.event].actor == seat && data::is_seat_action(events[note.event].type);
+      if (own && (out.searches.empty() || out.searches.back().event < note.event)) out.searches.push_back(std::move(note));
+    }
     out.result = game::result_of(*table_);  // takes the events
     out.faults = faults_of(seats);
     done_(std::move(out));

@@ -4,7 +4,8 @@
 # target wherever the search kept its choice, then the duplicates of the learning check.
 #   1. `hydra selfplay` with search:CLONE in all four seats (the settings `hydra bot` uses, without
 #      its time budget, so the games are a function of the seed: docs/EVAL.md): one batch of
-#      --games games for each seed of --game-seeds, each batch in OUT/search-SEED;
+#      --games games for each seed of --game-seeds, each batch in OUT/search-SEED (each searched
+#      action's line carries the candidates' values: -- --set pretrain.search_temperature=T uses them);
 #   2. `hydra pretrain --config configs/distill_houou.json --init CLONE --set pretrain.teacher=CLONE`
 #      on every batch's logs (--steps, default the config's): where a logged action is the clone's
 #      argmax the target is the clone's policy, where the search changed it the search's choice;

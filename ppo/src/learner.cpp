@@ -41,10 +41,10 @@ model::WarmupCosine make_schedule(const LearnerConfig& cfg) {
 void load_weights(const std::string& file, model::HydraNetImpl& net, const char* what) {
   model::LoadOptions options;
   options.restore_rng = false;
-  const auto data = model::load_checkpoint(file, &net, nullptr, options);
-  if (data.kind != "hydra_net")
-    throw Error("ppo." + std::string(what) + ": checkpoint '" + file + "' holds a '" + data.kind +
-                "' network, not a hydra_net");
+  // The kind first: another kind's tensors would be refused as a different architecture.
+  if (const auto kind = model::load_checkpoint(file, nullptr, nullptr, options).kind; kind != "hydra_net")
+    throw Error("ppo." + std::string(what) + ": checkpoint '" + file + "' holds a '" + kind + "' network, not a hydra_net");
+  model::load_checkpoint(file, &net, nullptr, options);
 }
 
 double linear(double start, double end, std::int64_t u, std::int64_t total) {

@@ -74,6 +74,10 @@ out=$("$hydra" train --run-dir "$dir/train" --max-updates 1 --device cpu --seed 
 printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "hydra train from the BC checkpoint: exit code $rc"
 printf '%s\n' "$out" | grep -q "initial weights from .*step-000000000006.ckpt" || fail "hydra train did not start from the BC checkpoint"
+# A GRP checkpoint as ppo.init is refused by its kind, not as a different architecture.
+out=$("$hydra" train --run-dir "$dir/train_grp" --max-updates 1 --device cpu --seed 3 --set model.blocks=1 --set model.channels=32 \
+  --set ppo.init="$grp" --set selfplay.games=2 --set ppo.rollout_samples=32 --set ppo.minibatch=32 --set train.tensorboard=false 2>&1); rc=$?
+[ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "ppo.init: checkpoint .* holds a 'grp' network, not a hydra_net" || fail "a GRP checkpoint was taken as ppo.init: $out"
 # Fine-tuning (--init): at learning rate 0 the fine-tuned network is the one it started from, so
 # --eval-only gives it the same numbers on the same log; a GRP checkpoint is refused by name.
 out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/tuned" --max-steps 2 --init "$bc" "${small[@]}" \

@@ -76,13 +76,8 @@ class AgentGame final : public EngineGame {
       const game::Action argmax = cands.front();
       if (cands.size() >= 2 && s->options().time > 0) {
         const game::Action a = s->search_on(*table_, d, std::move(cands));
-        if (d.phase == game::Phase::kan_select) return a;  // no event of its own to note it on
         const SearchAgent::Searched& done = *s->last_search();
-        data::SearchNote& n = notes_.emplace_back(d.seat, data::SearchNote{}).second;
-        n.event = table_->events().size();
-        for (const game::Action cand : done.candidates) n.actions.push_back(cand.index());
-        for (const double v : done.values) n.values.push_back(static_cast<float>(v));
-        n.deals = done.deals;
+        keep_note(d, search_note(table_->events().size(), done.candidates, done.values, done.deals));
         return a;
       }
       if (cands.size() >= 2) {
@@ -105,8 +100,7 @@ class AgentGame final : public EngineGame {
     }
     const game::Action a = search->best();
     search->count(searchers_[d.seat]->counters(), a);
-    // The action's event comes next; which kan (the decision after a kan) has no event of its own.
-    if (d.phase != game::Phase::kan_select) notes_.emplace_back(d.seat, search->note(table_->events().size()));
+    keep_note(d, search->note(table_->events().size()));
     search.reset();
     return a;
   }
@@ -132,6 +126,11 @@ class AgentGame final : public EngineGame {
   }
 
  private:
+  // A search's note, made as it chose: the action's event comes next. Which kan (the decision
+  // after a kan) has no event of its own and is not noted.
+  void keep_note(const game::Decision& d, data::SearchNote note) {
+    if (d.phase != game::Phase::kan_select) notes_.emplace_back(d.seat, std::move(note));
+  }
   void catch_up(std::size_t s) {
     const std::vector<game::Event>& events = table_->events();
     for (; seen_[s] < events.size(); ++seen_[s]) observers_[s]->observe(events[seen_[s]]);

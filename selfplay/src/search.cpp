@@ -501,14 +501,17 @@ std::vector<double> Search::values() const {
   return v;
 }
 
-data::SearchNote Search::note(std::size_t event) const {
+data::SearchNote search_note(std::size_t event, const std::vector<game::Action>& candidates,
+                             const std::vector<double>& values, int deals) {
   data::SearchNote n;
   n.event = event;
-  for (const game::Action c : candidates_) n.actions.push_back(c.index());
-  for (const double v : values()) n.values.push_back(static_cast<float>(v));
-  n.deals = walls_;
+  for (const game::Action c : candidates) n.actions.push_back(c.index());
+  for (const double v : values) n.values.push_back(static_cast<float>(v));
+  n.deals = deals;
   return n;
 }
+
+data::SearchNote Search::note(std::size_t event) const { return search_note(event, candidates_, values(), walls_); }
 
 std::vector<Search::Gain> Search::gains() const {
   const std::vector<double> v = values();

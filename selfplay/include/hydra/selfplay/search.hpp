@@ -231,6 +231,11 @@ class SearchAgent final : public BatchedAgent {
 // decision on another seat's discard or kan (response, chankan) when `calls` is off.
 std::vector<game::Action> search_candidates(const float* probs, const game::Decision& d, const SearchOptions& options);
 
+// What the game's log keeps of a search (data::SearchNote) whose candidates had these mean
+// rewards over `deals` deals, for the action event at index `event` of the game's events.
+data::SearchNote search_note(std::size_t event, const std::vector<game::Action>& candidates,
+                             const std::vector<double>& values, int deals);
+
 // One decision's search in flight: made by the deciding game, which spawns games() and waits
 // until done().
 class Search {

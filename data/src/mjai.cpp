@@ -2,6 +2,9 @@
 
 #include "hydra/data/mjai.hpp"
 
+#include <array>
+#include <charconv>
+
 #include <nlohmann/json.hpp>
 
 #include "hydra/common/atomic_file.hpp"
@@ -178,21 +181,51 @@ GameLog parse_mjai_text(std::string_view text, const std::string& name) {
   });
 }
 
+namespace {
+
+// A float as the double of its shortest decimal form: the line carries 0.1011749 where the float's
+// exact binary value would print as 0.10117491334676743, and reading it back gives the same float.
+double shortest_decimal(float v) {
+  std::array<char, 32> buf{};
+  const char* end = std::to_chars(buf.data(), buf.data() + buf.size(), v).ptr;
+  double d = 0;
+  std::from_chars(buf.data(), end, d);
+  return d;
+}
+
+}  // namespace
+
 std::string to_mjai_text(const GameLog& log) {
   std::string out;
-  auto note = log.searches.begin();
+  std::size_t k = 0;  // the next search note
+  const auto note_error = [&](const std::string& what) {
+    return Error("search note " + std::to_string(k) + " (on event " + std::to_string(log.searches[k].event) +
+                 "): " + what);
+  };
   for (std::size_t i = 0; i < log.events.size(); ++i) {
-    if (note != log.searches.end() && note->event == i) {
+    if (k < log.searches.size() && log.searches[k].event < i)
+      throw note_error("not after the previous note's event (one note to an event, in event order)");
+    if (k < log.searches.size() && log.searches[k].event == i) {
+      const SearchNote& note = log.searches[k];
+      nlohmann::ordered_json values = nlohmann::ordered_json::array();
+      for (const float v : note.values) values.push_back(shortest_decimal(v));
       nlohmann::ordered_json j = to_mjai_json(log.events[i], log);
-      j["meta"]["search"] = {{"actions", note->actions}, {"values", note->values}, {"deals", note->deals}};
-      out += hydra::json::dump(j);
-      ++note;
+      j["meta"]["search"] = {{"actions", note.actions}, {"values", std::move(values)}, {"deals", note.deals}};
+      std::string line = hydra::json::dump(j);
+      try {  // the writer refuses what the reader would: the same checks, by reading the line
+        parse_mjai_line(line);
+      } catch (const Error& e) {
+        throw note_error(e.what());
+      }
+      out += line;
+      ++k;
     } else {
       out += to_mjai_line(log.events[i], log);
     }
     out += '\n';
   }
-  HYDRA_CHECK(note == log.searches.end(), "search notes out of event order");
+  if (k < log.searches.size())
+    throw note_error("past the log's " + std::to_string(log.events.size()) + " events");
   return out;
 }
 

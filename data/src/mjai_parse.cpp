@@ -211,7 +211,8 @@ void parse_search_note(const object& o, ParsedLine& out) {
     note.actions.push_back(as_int(a, "meta.search.actions", 0, game::kNumActions - 1));
   for (const element v : as_array(require(s, "values"), "meta.search.values", "an array of numbers")) {
     double x = 0;
-    if (v.get_double().get(x) || !std::isfinite(x)) field_error("meta.search.values", "expected a number, got " + dump(v));
+    if (v.get_double().get(x) || !(std::abs(x) <= std::numeric_limits<float>::max()))
+      field_error("meta.search.values", "expected a number within a float's range, got " + dump(v));
     note.values.push_back(static_cast<float>(x));
   }
   note.deals = as_int(require(s, "deals"), "meta.search.deals", 1, std::numeric_limits<int>::max());

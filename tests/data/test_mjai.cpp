@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include "hydra/data/mjai.hpp"
@@ -222,6 +223,7 @@ TEST(Mjai, SearchNotesAreReadAndBadOnesNamed) {
       {R"({"search":{"actions":[8,8],"values":[0.5,1],"deals":32}})", "field 'meta.search.actions': action 8 twice"},
       {R"({"search":{"actions":[8,0],"values":[0.5],"deals":32}})", "field 'meta.search.values': 1 values for 2 actions"},
       {R"({"search":{"actions":[8,0],"values":[0.5,"x"],"deals":32}})", "field 'meta.search.values': expected a number"},
+      {R"({"search":{"actions":[8,0],"values":[0.5,1e39],"deals":32}})", "field 'meta.search.values': expected a number within a float's range"},
       {R"({"search":{"actions":[8,0],"values":[0.5,1]}})", "field 'deals': missing"},
       {R"({"search":[1,2]})", "field 'meta.search': expected an object"},
   };
@@ -230,6 +232,47 @@ TEST(Mjai, SearchNotesAreReadAndBadOnesNamed) {
     const std::string err = error_of(tmp / "bad.json");
     EXPECT_NE(err.find("bad.json:11: " + message), std::string::npos) << meta << " -> " << err;
   }
+}
+
+// The writer writes a value as its float's shortest decimal, read back to the same float, and
+// refuses a note the reader would refuse or that is out of event order, naming the note.
+TEST(Mjai, SearchNotesAreWrittenShortAndBadOnesRefused) {
+  GameLog log = parse_mjai_text(kMortalGame, "g");
+  ASSERT_GT(log.events.size(), 12U);
+  log.searches = {SearchNote{10, {8, 0}, {0.1F, -0.3F}, 32}, SearchNote{12, {3, 5}, {1.0F / 3.0F, 2.5e-7F}, 64}};
+  const std::string text = to_mjai_text(log);
+  EXPECT_NE(text.find(R"("values":[0.1,-0.3],"deals":32)"), std::string::npos) << text;
+  EXPECT_NE(text.find(R"("values":[0.33333334,2.5e-07],"deals":64)"), std::string::npos) << text;
+  const GameLog again = parse_mjai_text(text, "again");
+  ASSERT_EQ(again.searches.size(), 2U);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(again.searches[k].event, log.searches[k].event);
+    EXPECT_EQ(again.searches[k].values, log.searches[k].values);  // the same floats, bit for bit
+  }
+  const auto refusal = [&](std::vector<SearchNote> notes) {
+    GameLog bad = log;
+    bad.searches = std::move(notes);
+    try {
+      to_mjai_text(bad);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const SearchNote good{10, {8, 0}, {0.5F, 1.0F}, 32};
+  const std::size_t past = log.events.size();
+  EXPECT_EQ(refusal({SearchNote{12, {8, 0}, {0.5F, 1.0F}, 32}, good}),
+            "search note 1 (on event 10): not after the previous note's event (one note to an event, in event order)");
+  EXPECT_EQ(refusal({good, good}),
+            "search note 1 (on event 10): not after the previous note's event (one note to an event, in event order)");
+  EXPECT_EQ(refusal({SearchNote{past, {8, 0}, {0.5F, 1.0F}, 32}}),
+            "search note 0 (on event " + std::to_string(past) + "): past the log's " + std::to_string(past) + " events");
+  EXPECT_EQ(refusal({SearchNote{10, {8}, {0.5F}, 32}}),
+            "search note 0 (on event 10): field 'meta.search.actions': 1 candidates, not 2..8");
+  EXPECT_EQ(refusal({SearchNote{10, {8, 0}, {0.5F, 1.0F}, 0}}),
+            "search note 0 (on event 10): field 'meta.search.deals': 0 is outside 1..2147483647");
+  EXPECT_EQ(refusal({SearchNote{10, {8, 0}, {0.5F, std::numeric_limits<float>::infinity()}, 32}}).substr(0, 55),
+            "search note 0 (on event 10): field 'meta.search.values'");
 }
 
 // Every gimite file reads, and writing it in the Mortal dialect (gzipped and plain) and reading

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <array>
@@ -674,15 +675,37 @@ TEST(Search, WithoutTheEnginesTableItRebuildsOneAndPlaysTheSameGames) {
   EXPECT_EQ(alone.counters->play_out_decisions.load(), engine.counters->play_out_decisions.load());
 }
 
+// Two runs' search notes, game by game: the same decisions noted with the same candidates,
+// values and deals.
+void expect_same_notes(const std::vector<std::vector<data::SearchNote>>& a,
+                       const std::vector<std::vector<data::SearchNote>>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t g = 0; g < a.size(); ++g) {
+    ASSERT_EQ(a[g].size(), b[g].size()) << "game " << g;
+    for (std::size_t k = 0; k < a[g].size(); ++k) {
+      EXPECT_EQ(a[g][k].event, b[g][k].event) << "game " << g << " note " << k;
+      EXPECT_EQ(a[g][k].actions, b[g][k].actions) << "game " << g << " note " << k;
+      EXPECT_EQ(a[g][k].values, b[g][k].values) << "game " << g << " note " << k;
+      EXPECT_EQ(a[g][k].deals, b[g][k].deals) << "game " << g << " note " << k;
+    }
+  }
+}
+
 // A time budget that never binds plays every deal: the same games as without one, whether the
 // search runs at once in the engine's game (eval and selfplay under a budget) or through act()
-// (hydra bot).
+// (hydra bot), and in selfplay the same search notes.
 TEST(Search, ATimeBudgetThatDoesNotBindChangesNothing) {
   SearchSetup plain;
-  const auto a = play_searching(plain, 1, 3);
+  std::vector<std::vector<data::SearchNote>> plain_notes(3), timed_notes(3);
+  const auto a = play_searching(plain, 1, 3, &plain_notes);
   SearchSetup timed;
   timed.options.time = 1e6;
-  const auto b = play_searching(timed, 2, 3);
+  const auto b = play_searching(timed, 2, 3, &timed_notes);
+  expect_same_notes(timed_notes, plain_notes);
+  const auto noted = std::accumulate(timed_notes.begin(), timed_notes.end(), std::int64_t{0},
+                                     [](std::int64_t n, const auto& v) { return n + static_cast<std::int64_t>(v.size()); });
+  EXPECT_GT(noted, 5);
+  EXPECT_LE(noted, plain.counters->searched.load());  // a search that ends in a pass has no note
   SearchSetup alone;
   alone.options.time = 1e6;
   const auto c = play_searching_alone(alone, 3);
@@ -704,14 +727,16 @@ TEST(Search, ATimeBudgetThatDoesNotBindChangesNothing) {
 }
 
 // A budget too short for a second round plays the first round's deals, ceil(8 / 4) = 2 of 8:
-// the deals of a search of 2 walls, so its games, in the engine's game and through act().
+// the deals of a search of 2 walls, so its games and notes, in the engine's game and through act().
 TEST(Search, ATimeBudgetTooShortForASecondRoundPlaysTheFirstRoundsDeals) {
   SearchSetup two;  // walls = 2, no budget
-  const auto a = play_searching(two, 1, 3);
+  std::vector<std::vector<data::SearchNote>> two_notes(3), timed_notes(3);
+  const auto a = play_searching(two, 1, 3, &two_notes);
   SearchSetup timed;
   timed.options.walls = 8;
   timed.options.time = 1e-9;
-  const auto b = play_searching(timed, 1, 3);
+  const auto b = play_searching(timed, 1, 3, &timed_notes);
+  expect_same_notes(timed_notes, two_notes);  // the notes say 2 deals, the ones played
   SearchSetup alone;
   alone.options.walls = 8;
   alone.options.time = 1e-9;

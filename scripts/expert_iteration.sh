@@ -12,6 +12,10 @@
 #   3. 1v3 duplicates over --seeds wall seeds (--eval-seed), argmax play (hydra eval's default):
 #      the distilled network against the clone, then both against bot:greedy, paired by seed
 #      (scripts/paired_eval.py); sampled play against the clone over --sampled-seeds.
+# More rounds of the loop: --game-seeds with groups separated by '/' (20261207,20261208/20261210,20261211)
+# runs one round per group; round R >= 2 (in OUT/round-R) plays the search over round R-1's
+# distilled network and fine-tunes that network on its games with itself as the teacher
+# (--keep-games: on every round's games so far). Stage 3 plays the last round's network.
 # It shows the search's gain kept by the network as the distilled network's average rank against
 # the clone with its 95% interval below 2.5 (the bar of the self-improvement work: below 2.48).
 # The clone and GRP come from `scripts/learning_check.sh --houou --evals none` or `hydra pretrain
@@ -19,13 +23,13 @@
 # Every stage is seeded; a stage (or a batch of games) whose output is complete is not run again
 # (run it again with the same options to continue after a stop; the duplicates keep a journal of
 # finished seeds).
-#   scripts/expert_iteration.sh --clone CKPT --grp CKPT [--out DIR] [--games N] [--game-seeds S,S...]
-#                               [--steps N] [--seeds N] [--sampled-seeds N] [--eval-seed S]
+#   scripts/expert_iteration.sh --clone CKPT --grp CKPT [--out DIR] [--games N] [--game-seeds S,S.../S,S...]
+#                               [--keep-games] [--steps N] [--seeds N] [--sampled-seeds N] [--eval-seed S]
 #                               [--search OPTIONS] [--build-dir DIR] [-- extra hydra pretrain flags]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build_dir=$HYDRA_ROOT/build; out=$HYDRA_ROOT/runs/expert_iteration
-clone=; grp=; games=160; game_seeds=20261207,20261208; steps=; seeds=1000; sampled_seeds=100; eval_seed=20261206
+clone=; grp=; games=160; keep_games=0; game_seeds=20261207,20261208; steps=; seeds=1000; sampled_seeds=100; eval_seed=20261206
 search=continuation=greedy:walls=32:more=96:stages=3:threshold=0.1:candidates=3:calls=0:sigmas=1.5
 usage() { sed -n '/^#   scripts/,/^set -euo/p' "$0" | sed '$d' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --games) games=$2; shift 2 ;;
     --game-seeds) game_seeds=$2; shift 2 ;;
+    --keep-games) keep_games=1; shift ;;
     --steps) steps=$2; shift 2 ;;
     --seeds) seeds=$2; shift 2 ;;
     --sampled-seeds) sampled_seeds=$2; shift 2 ;;
@@ -63,38 +68,47 @@ step() {
   exit 1
 }
 
-agent="search:$clone:$search:grp=$grp"
-logs=()
-IFS=, read -r -a batch_seeds <<< "$game_seeds"
-for seed in "${batch_seeds[@]}"; do
-  dir=$out/search-$seed
-  logs+=("$dir/logs")
-  if [ -f "$dir/done" ]; then
-    say "1/3 the search's games, seed $seed: $dir (done before)"
-    continue
-  fi
-  say "1/3 self-play of the search over the clone: $games games, seed $seed -> $dir"
-  rm -rf "$dir"
-  : > "$dir.log"
-  step "$dir.log" "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$seed" \
-    --out "$dir" >> "$dir.log"
-  touch "$dir/done"
-  tail -n 1 "$dir.log"
-done
+IFS=/ read -r -a rounds <<< "$game_seeds"
+teacher=$clone  # the network the round searches over, starts from and learns from
+logs=()         # the games the round's fine-tuning reads
+for r in "${!rounds[@]}"; do
+  round=$((r + 1)); dir_r=$out; [ "$round" -gt 1 ] && dir_r=$out/round-$round
+  of="${#rounds[@]}"; tag="round $round of $of: "; [ "$of" -eq 1 ] && tag=
+  mkdir -p "$dir_r"
+  agent="search:$teacher:$search:grp=$grp"
+  [ "$keep_games" = 1 ] || logs=()
+  IFS=, read -r -a batch_seeds <<< "${rounds[$r]}"
+  for seed in "${batch_seeds[@]}"; do
+    dir=$dir_r/search-$seed
+    logs+=("$dir/logs")
+    if [ -f "$dir/done" ]; then
+      say "1/3 ${tag}the search's games, seed $seed: $dir (done before)"
+      continue
+    fi
+    say "1/3 ${tag}self-play of the search over $teacher: $games games, seed $seed -> $dir"
+    rm -rf "$dir"
+    : > "$dir.log"
+    step "$dir.log" "$hydra" selfplay --agents "$agent,$agent,$agent,$agent" --games "$games" --seed "$seed" \
+      --out "$dir" >> "$dir.log"
+    touch "$dir/done"
+    tail -n 1 "$dir.log"
+  done
 
-if [ -f "$out/distill/done" ]; then
-  say "2/3 the clone fine-tuned on them: $out/distill (done before)"
-else
-  say "2/3 the clone fine-tuned on the search's games (configs/distill_houou.json, the clone as teacher) -> $out/distill"
-  resume=(); [ -d "$out/distill/checkpoints" ] && resume=(--resume)
-  step "$out/distill.log" "$hydra" pretrain --config configs/distill_houou.json --init "$clone" \
-    --set pretrain.teacher="$clone" --data "${logs[@]}" --run-dir "$out/distill" --device cpu \
-    ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" >> "$out/distill.log"
-  touch "$out/distill/done"
-fi
-{ grep "against the teacher" "$out/distill.log" || true; } | tail -n 1
-tail -n 2 "$out/distill.log"
-distilled=$out/distill/checkpoints/$(cat "$out/distill/checkpoints/latest")
+  if [ -f "$dir_r/distill/done" ]; then
+    say "2/3 ${tag}fine-tuned on them: $dir_r/distill (done before)"
+  else
+    say "2/3 ${tag}$teacher fine-tuned on the search's games (configs/distill_houou.json, itself as teacher) -> $dir_r/distill"
+    resume=(); [ -d "$dir_r/distill/checkpoints" ] && resume=(--resume)
+    step "$dir_r/distill.log" "$hydra" pretrain --config configs/distill_houou.json --init "$teacher" \
+      --set pretrain.teacher="$teacher" --data "${logs[@]}" --run-dir "$dir_r/distill" --device cpu \
+      ${steps:+--max-steps "$steps"} "${resume[@]}" "$@" >> "$dir_r/distill.log"
+    touch "$dir_r/distill/done"
+  fi
+  { grep "against the teacher" "$dir_r/distill.log" || true; } | tail -n 1
+  tail -n 2 "$dir_r/distill.log"
+  teacher=$dir_r/distill/checkpoints/$(cat "$dir_r/distill/checkpoints/latest")
+done
+distilled=$teacher
 
 say "3/3 1v3 duplicates over $seeds wall seeds (--seed $eval_seed), argmax; sampled over $sampled_seeds"
 evaluate() {  # NAME CHALLENGER CHAMPION SEEDS [eval flags]

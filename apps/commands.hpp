@@ -53,6 +53,7 @@ void register_bench_play(CLI::App& bench);  // `bench engine` and `bench encoder
 void register_bench_device(CLI::App& bench);  // `bench model`, `learner`, `selfplay`, `pretrain` (cmd_bench_device.cpp)
 void register_check(CLI::App& app);
 void register_export(CLI::App& app);
+void register_merge(CLI::App& app);
 void register_eval(CLI::App& app);
 void register_bot(CLI::App& app);
 void register_convert(CLI::App& app);

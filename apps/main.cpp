@@ -61,6 +61,7 @@ int run(int argc, char** argv) {
   hydra::apps::register_bench(app);
   hydra::apps::register_check(app);
   hydra::apps::register_export(app);
+  hydra::apps::register_merge(app);
   hydra::apps::register_eval(app);
   hydra::apps::register_bot(app);
   hydra::apps::register_convert(app);

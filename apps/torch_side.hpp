@@ -42,6 +42,15 @@ struct PretrainFlags {
   std::string init;  // --init: the checkpoint whose weights start the run (fine-tuning)
 };
 
+// hydra merge (cmd_merge.cpp; docs/PPO.md "Merging distilled networks").
+struct MergeFlags {
+  std::vector<std::string> inputs;
+  std::string base;
+  double scale = 1.0;
+  std::string out;
+  bool json = false;
+};
+
 struct GrpFlags {
   RunFlags run;
   std::vector<std::string> data;
@@ -88,6 +97,7 @@ struct Commands {
   void (*pretrain)(const PretrainFlags& f);
   void (*grp)(const GrpFlags& f);
   void (*export_weights)(const std::string& checkpoint, const std::string& out);
+  void (*merge_weights)(const MergeFlags& f);
   // hydra info --model CONFIG.
   void (*info_model)(const std::string& config_file, bool json);
   // The keys hydra info adds from the loaded LibTorch (CUDA and cuDNN availability, devices).

@@ -124,6 +124,26 @@ void export_weights(const std::string& checkpoint, const std::string& out) {
             << " tensors, " << r.parameters << " parameters -> " << out << "\n";
 }
 
+void merge_weights(const MergeFlags& f) {
+  model::MergeOptions o;
+  for (const auto& i : f.inputs) o.inputs.emplace_back(i);
+  o.base = f.base;
+  o.scale = f.scale;
+  o.out = f.out;
+  const auto r = model::merge_weights(o);
+  if (f.json) {
+    nlohmann::ordered_json j = {{"out", f.out},         {"kind", r.kind},          {"inputs", f.inputs},
+                                {"base", f.base},       {"scale", f.scale},        {"tensors", r.tensors},
+                                {"parameters", r.parameters}, {"distance", r.distance}};
+    std::cout << json::dump(j, 2) << "\n";
+    return;
+  }
+  std::cout << "merged " << f.inputs.size() << " " << r.kind << " checkpoint(s)"
+            << (f.base.empty() ? std::string(" (their mean)") : " (base + " + std::to_string(f.scale) + " x (mean - base))")
+            << ": " << r.tensors << " tensors, " << r.parameters << " parameters, " << r.distance
+            << (f.base.empty() ? " from the first" : " from the base") << " -> " << f.out << "\n";
+}
+
 void info_model(const std::string& config_file, bool json) {
   const auto config = config::load(config_file);
   const auto s = model::summarize(config.model);
@@ -177,6 +197,7 @@ const Commands* linked_commands() {
       .pretrain = torch_impl::pretrain,
       .grp = torch_impl::grp,
       .export_weights = torch_impl::export_weights,
+      .merge_weights = torch_impl::merge_weights,
       .info_model = torch_impl::info_model,
       .runtime_info = torch_impl::runtime_info,
       .policy_loader = selfplay::checkpoint_policy,

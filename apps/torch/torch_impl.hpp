@@ -16,6 +16,7 @@ void train(const TrainFlags& f);
 void pretrain(const PretrainFlags& f);
 void grp(const GrpFlags& f);
 void export_weights(const std::string& checkpoint, const std::string& out);
+void merge_weights(const MergeFlags& f);
 void info_model(const std::string& config_file, bool json);
 void runtime_info(nlohmann::ordered_json& j);
 // The GRP at `path` as a search agent's reward (a selfplay::RewardLoader).

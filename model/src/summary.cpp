@@ -1,5 +1,7 @@
 #include "hydra/model/summary.hpp"
 
+#include <cmath>
+#include <map>
 #include <memory>
 
 #include "hydra/common/config_io.hpp"
@@ -60,4 +62,101 @@ ExportResult export_weights(const fs::path& checkpoint, const fs::path& out) {
   return result;
 }
 
+namespace {
+
+using Named = std::vector<std::pair<std::string, torch::Tensor>>;
+
+Named named_tensors(torch::nn::Module& net) {
+  Named out;
+  for (const auto& p : net.named_parameters()) out.emplace_back(p.key(), p.value());
+  for (const auto& b : net.named_buffers()) out.emplace_back(b.key(), b.value());
+  return out;
+}
+
+struct Loaded {
+  CheckpointData data;
+  std::shared_ptr<torch::nn::Module> net;
+};
+
+Loaded load_network(const fs::path& file) {
+  if (!fs::is_regular_file(file)) throw Error("merge: checkpoint '" + file.string() + "' is not a file");
+  Loaded l;
+  l.data = load_checkpoint(file, nullptr, nullptr, {false});
+  l.net = build(file, l.data);
+  load_checkpoint(file, l.net.get(), nullptr, {false});
+  return l;
+}
+
+// Throws unless `other` holds the tensors of `first` (kind, names, shapes).
+void check_same(const fs::path& first_file, const Loaded& first, const fs::path& file, const Loaded& other) {
+  if (other.data.kind != first.data.kind)
+    throw Error("merge: " + file.string() + " holds a " + other.data.kind + " network, " + first_file.string() +
+                " a " + first.data.kind);
+  const Named a = named_tensors(*first.net), b = named_tensors(*other.net);
+  const auto shape = [](const torch::Tensor& t) { return c10::str(t.sizes()); };
+  if (a.size() != b.size())
+    throw Error("merge: " + file.string() + " has " + std::to_string(b.size()) + " tensors, " + first_file.string() +
+                " " + std::to_string(a.size()) + " (another architecture)");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].first != b[i].first || !a[i].second.sizes().equals(b[i].second.sizes()))
+      throw Error("merge: " + file.string() + "'s tensor " + b[i].first + " " + shape(b[i].second) + " differs from " +
+                  first_file.string() + "'s " + a[i].first + " " + shape(a[i].second) + " (another architecture)");
+  }
+}
+
+}  // namespace
+
+MergeResult merge_weights(const MergeOptions& o) {
+  if (o.inputs.empty()) throw Error("merge: no checkpoints to merge");
+  if (o.out.empty()) throw Error("merge: no --out file");
+  if (!std::isfinite(o.scale) || o.scale <= 0) throw Error("merge: --scale must be a positive number");
+  if (o.base.empty() && o.scale != 1.0) throw Error("merge: --scale needs --base (the network the inputs started from)");
+  torch::NoGradGuard no_grad;
+  const Loaded first = load_network(o.inputs.front());
+  const Named target = named_tensors(*first.net);
+  std::vector<torch::Tensor> sum;
+  for (const auto& [name, t] : target) sum.push_back(t.to(torch::kDouble));
+  for (std::size_t k = 1; k < o.inputs.size(); ++k) {
+    const Loaded other = load_network(o.inputs[k]);
+    check_same(o.inputs.front(), first, o.inputs[k], other);
+    const Named b = named_tensors(*other.net);
+    for (std::size_t i = 0; i < b.size(); ++i) sum[i] += b[i].second.to(torch::kDouble);
+  }
+  std::vector<torch::Tensor> reference;  // what the distance is measured from
+  if (!o.base.empty()) {
+    const Loaded base = load_network(o.base);
+    check_same(o.inputs.front(), first, o.base, base);
+    for (const auto& [name, t] : named_tensors(*base.net)) reference.push_back(t.to(torch::kDouble));
+  } else {
+    for (const auto& [name, t] : target) reference.push_back(t.to(torch::kDouble));
+  }
+  MergeResult r;
+  r.kind = first.data.kind;
+  double sq = 0;
+  const auto n = static_cast<double>(o.inputs.size());
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    const torch::Tensor& t = target[i].second;
+    if (!t.is_floating_point()) continue;  // counters: the first input's
+    const torch::Tensor mean = sum[i] / n;
+    const torch::Tensor merged = o.base.empty() ? mean : reference[i] + o.scale * (mean - reference[i]);
+    sq += (merged - reference[i]).square().sum().item<double>();
+    t.copy_(merged.to(t.scalar_type()));
+    ++r.tensors;
+  }
+  r.distance = std::sqrt(sq);
+  r.parameters = count_parameters(*first.net);
+  CheckpointData d;
+  d.kind = first.data.kind;
+  d.config = first.data.config;
+  nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
+  for (const auto& f : o.inputs) inputs.push_back(f.string());
+  d.extra = {{"command", "merge"},
+             {"inputs", inputs},
+             {"base", o.base.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(o.base.string())},
+             {"scale", o.scale}};
+  save_checkpoint(o.out, d, *first.net);
+  return r;
+}
+
 }  // namespace hydra::model
+

@@ -1,5 +1,6 @@
 #include "hydra/pretrain/bc.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -230,6 +231,7 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
         split.corrected += count(~kept);
         split.corrected_matched += count(~kept & matched);
       }
+      if (t.searched.any().item<bool>()) (v.search ? *v.search : v.search.emplace()).add(out.policy, t);
     }
     out = out.to_float();
     const LossValues l = values(model::compute_losses(out, t.targets, model_cfg));
@@ -255,6 +257,31 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
   return v;
 }
 
+void Validation::SearchRegret::add(const torch::Tensor& policy_logits, const BcBatch& t) {
+  const auto with_search = t.searched.any(1);
+  const auto choice = model::masked_logits(policy_logits.to(torch::kFloat), t.targets.legal).argmax(1, true);
+  const auto in_candidates = t.searched.gather(1, choice).squeeze(1) & with_search;
+  const auto logged = t.search_value.gather(1, t.targets.action.unsqueeze(1)).squeeze(1);
+  const auto chosen = t.search_value.gather(1, choice).squeeze(1);
+  const auto regret =
+      torch::where(in_candidates, logged - chosen, torch::zeros({}, t.search_value.options())).to(torch::kDouble);
+  searched += with_search.sum().item<std::int64_t>();
+  covered += in_candidates.sum().item<std::int64_t>();
+  sum += regret.sum().item<double>();
+  sum_sq += regret.square().sum().item<double>();
+}
+
+double Validation::SearchRegret::mean() const {
+  return covered > 0 ? sum / static_cast<double>(covered) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double Validation::SearchRegret::standard_error() const {
+  if (covered < 2) return std::numeric_limits<double>::quiet_NaN();
+  const auto n = static_cast<double>(covered);
+  const double var = std::max(0.0, (sum_sq - sum * sum / n) / (n - 1));
+  return std::sqrt(var / n);
+}
+
 nlohmann::ordered_json Validation::to_json() const {
   const auto n = [](double x) { return std::isnan(x) ? nlohmann::ordered_json() : nlohmann::ordered_json(x); };
   nlohmann::ordered_json j = {{"samples", samples},
@@ -270,6 +297,12 @@ nlohmann::ordered_json Validation::to_json() const {
                     {"kept_matched", share(teacher->kept_matched, teacher->kept)},
                     {"corrected", teacher->corrected},
                     {"corrected_matched", share(teacher->corrected_matched, teacher->corrected)}};
+  }
+  if (search) {
+    j["search"] = {{"searched", search->searched},
+                   {"covered", search->covered},
+                   {"regret", n(search->mean())},
+                   {"regret_se", n(search->standard_error())}};
   }
   j["seconds"] = seconds;
   return j;
@@ -295,6 +328,10 @@ metrics::Scalars Validation::scalars(std::string_view prefix) const {
     s.emplace_back(p + "teacher/kept_matched", share(teacher->kept_matched, teacher->kept));
     s.emplace_back(p + "teacher/corrected_matched", share(teacher->corrected_matched, teacher->corrected));
     s.emplace_back(p + "teacher/corrected_share", share(teacher->corrected, teacher->kept + teacher->corrected));
+  }
+  if (search && search->covered > 0) {
+    s.emplace_back(p + "search/covered", share(search->covered, search->searched));
+    s.emplace_back(p + "search/regret", search->mean());
   }
   if (accuracy.total(data::DecisionType::discard) > 0) {
     s.emplace_back(p + "baseline/discard", accuracy.discard_baseline());

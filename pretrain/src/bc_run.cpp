@@ -84,6 +84,10 @@ void log_validation(std::int64_t step, const Validation& v, double greedy) {
   if (const auto& t = v.teacher)
     log::info("pretrain: against the teacher: matches {} of {} decisions where the log keeps its argmax, {} of {} where the log corrects it",
               t->kept_matched, t->kept, t->corrected_matched, t->corrected);
+  if (const auto& s = v.search)
+    log::info("pretrain: against the search's values: its choice is one of the candidates at {} of {} searched decisions; "
+              "there the search's choice is worth {:.5f} +- {:.5f} more a decision",
+              s->covered, s->searched, s->mean(), s->standard_error());
   log::info("pretrain: discards: model {:.4f}, majority-class baseline {:.4f} (constant guess {:.4f}){}",
             a.accuracy(data::DecisionType::discard), a.discard_baseline(), a.discard_constant_baseline(),
             std::isnan(greedy) ? std::string() : fmt::format(", greedy bot {:.4f}", greedy));

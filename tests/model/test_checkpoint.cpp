@@ -357,5 +357,67 @@ TEST_F(Checkpoints, ExportWritesTheStateDict) {
   EXPECT_EQ(dict.at(std::string(kExportEncoderVersion)).toTensor().item<std::int64_t>(), encoder::kVersion);
 }
 
+
+// hydra merge: the mean of two networks, and with a base the base moved scale times along the mean
+// update, every float tensor by hand; another architecture or kind, and --scale without --base, are
+// errors naming the file.
+TEST_F(Checkpoints, MergeAveragesAndExtrapolatesEveryWeight) {
+  HydraNet a(config.model), b(config.model), base(config.model);
+  a->init_weights(1);
+  b->init_weights(2);
+  base->init_weights(3);
+  save_checkpoint(dir / "a.ckpt", data_at(4), *a);
+  save_checkpoint(dir / "b.ckpt", data_at(5), *b);
+  save_checkpoint(dir / "base.ckpt", data_at(0), *base);
+  const auto merged = [&](const fs::path& file) {
+    HydraNet m(config.model);
+    const CheckpointData d = load_checkpoint(file, m.get(), nullptr, {false});
+    EXPECT_EQ(d.step, 0);
+    EXPECT_EQ(d.extra["command"], "merge");
+    return m;
+  };
+  const auto r = merge_weights({.inputs = {dir / "a.ckpt", dir / "b.ckpt"}, .base = {}, .scale = 1.0, .out = dir / "mean.ckpt"});
+  EXPECT_EQ(r.kind, "hydra_net");
+  EXPECT_EQ(r.parameters, count_parameters(*a));
+  const HydraNet mean = merged(dir / "mean.ckpt");
+  merge_weights({.inputs = {dir / "a.ckpt", dir / "b.ckpt"}, .base = dir / "base.ckpt", .scale = 2.0, .out = dir / "x2.ckpt"});
+  const HydraNet x2 = merged(dir / "x2.ckpt");
+  const auto pa = a->named_parameters(), pb = b->named_parameters(), p0 = base->named_parameters();
+  const auto pm = mean->named_parameters(), px = x2->named_parameters();
+  for (const auto& p : pa) {
+    const auto& k = p.key();
+    const auto want_mean = (pa[k].to(torch::kDouble) + pb[k].to(torch::kDouble)) / 2;
+    EXPECT_TRUE(torch::allclose(pm[k].to(torch::kDouble), want_mean, 0, 1e-7)) << k;
+    const auto want_x2 = p0[k].to(torch::kDouble) + 2 * (want_mean - p0[k].to(torch::kDouble));
+    EXPECT_TRUE(torch::allclose(px[k].to(torch::kDouble), want_x2, 0, 1e-6)) << k;
+  }
+  // Scale 1 with a base is the mean again.
+  merge_weights({.inputs = {dir / "a.ckpt", dir / "b.ckpt"}, .base = dir / "base.ckpt", .scale = 1.0, .out = dir / "x1.ckpt"});
+  const HydraNet x1 = merged(dir / "x1.ckpt");
+  for (const auto& p : x1->named_parameters())
+    EXPECT_TRUE(torch::allclose(p.value(), pm[p.key()], 0, 1e-6)) << p.key();
+
+  const auto error_of = [](const MergeOptions& o) {
+    try {
+      merge_weights(o);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  config::Config other = config;
+  other.model = testing::tiny_config(1);
+  HydraNet c(other.model);
+  CheckpointData dc = data_at(1);
+  dc.config = config::to_json(other);
+  save_checkpoint(dir / "c.ckpt", dc, *c);
+  const std::string arch = error_of({.inputs = {dir / "a.ckpt", dir / "c.ckpt"}, .base = {}, .scale = 1.0, .out = dir / "bad.ckpt"});
+  EXPECT_NE(arch.find((dir / "c.ckpt").string()), std::string::npos) << arch;
+  EXPECT_NE(arch.find("another architecture"), std::string::npos) << arch;
+  EXPECT_NE(error_of({.inputs = {dir / "a.ckpt"}, .base = {}, .scale = 2.0, .out = dir / "bad.ckpt"}).find("needs --base"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "bad.ckpt"));
+}
+
 }  // namespace
 }  // namespace hydra::model

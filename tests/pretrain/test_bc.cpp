@@ -145,6 +145,49 @@ TEST(Bc, ATeachersOwnChoicesGiveNoGradientAndItsCorrectionsThePlainLoss) {
   std::filesystem::remove(file.string() + ".sha256");
 }
 
+// Validation::SearchRegret, by hand: five rows, the network's choice set by its logits. Row 0
+// plays the logged (searched) action: regret 0; row 1 a candidate worth 0.2 less; row 2 an action
+// the search did not play out (not covered); row 3 has no search (not counted); row 4 a candidate
+// worth 0.1 more than the search's own choice (a negative regret).
+TEST(Bc, TheSearchRegretIsTheSearchsValueOfItsChoiceMinusTheNetworks) {
+  data::SampleBatch b = synthetic_batch(5);
+  std::vector<std::array<std::int64_t, 2>> legal_pairs;  // two legal actions of each row
+  for (std::size_t i = 0; i < 5; ++i) {
+    std::array<std::int64_t, 2> two{-1, -1};
+    int found = 0;
+    for (int a = 0; a < model::kActions && found < 2; ++a)
+      if (b.legal[i * model::kActions + ix(a)] != 0) two[ix(found++)] = a;
+    legal_pairs.push_back(two);
+  }
+  auto logits = torch::full({5, model::kActions}, -5.0F);
+  const auto note = [&](std::size_t row, std::int64_t action, float value) {
+    b.searched[row * model::kActions + ix(action)] = 1;
+    b.search_value[row * model::kActions + ix(action)] = value;
+  };
+  // Each row logs its first legal action; the network picks the one its logit raises.
+  for (std::size_t i = 0; i < 5; ++i) b.action[i] = legal_pairs[i][0];
+  note(0, legal_pairs[0][0], 0.4F), note(0, legal_pairs[0][1], 0.1F);
+  logits[0][legal_pairs[0][0]] = 3.0F;
+  note(1, legal_pairs[1][0], 0.3F), note(1, legal_pairs[1][1], 0.1F);
+  logits[1][legal_pairs[1][1]] = 3.0F;
+  note(2, legal_pairs[2][0], 0.5F);
+  logits[2][legal_pairs[2][1]] = 3.0F;
+  logits[3][legal_pairs[3][1]] = 3.0F;
+  note(4, legal_pairs[4][0], -0.2F), note(4, legal_pairs[4][1], -0.1F);
+  logits[4][legal_pairs[4][1]] = 3.0F;
+  Validation::SearchRegret r;
+  r.add(logits, to_tensors(b, torch::Device(torch::kCPU)));
+  EXPECT_EQ(r.searched, 4);
+  EXPECT_EQ(r.covered, 3);
+  // Regrets 0, 0.2 and -0.1: mean 1/30, sample variance 0.07/3, its standard error sqrt(0.07/9).
+  EXPECT_NEAR(r.mean(), 0.1 / 3.0, 1e-6);
+  EXPECT_NEAR(r.standard_error(), std::sqrt(0.07 / 9.0), 1e-6);
+  Validation v;
+  v.search = r;
+  EXPECT_EQ(v.to_json()["search"]["covered"], 3);
+  EXPECT_TRUE(std::isnan(Validation::SearchRegret{}.mean()));
+}
+
 // pretrain.search_temperature: the teacher's mass on a search's candidates is shared out by
 // exp(value / T), by hand; the other actions and the rows without a search keep the teacher's
 // probabilities. A learner of the teacher itself gets no gradient where every candidate's value is

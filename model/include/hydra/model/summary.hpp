@@ -1,6 +1,6 @@
 #pragma once
 
-// Model tools for the command line (hydra info --model, hydra export). The header is free of
+// Model tools for the command line (hydra info --model, hydra export, hydra merge). The header is free of
 // torch includes so apps/ compiles it quickly.
 
 #include <cstdint>
@@ -44,5 +44,27 @@ struct ExportResult {
 // scripts/model_reference.py (docs/MODEL.md). `checkpoint` is a file or a checkpoint directory
 // (then its newest good checkpoint). The architecture comes from the config stored in it.
 ExportResult export_weights(const std::filesystem::path& checkpoint, const std::filesystem::path& out);
+
+struct MergeOptions {
+  std::vector<std::filesystem::path> inputs;  // checkpoint files of one kind and architecture
+  std::filesystem::path base;                 // optional: the network the inputs were trained from
+  double scale = 1.0;                         // with a base: how far along the inputs' mean difference
+  std::filesystem::path out;
+};
+
+struct MergeResult {
+  std::string kind;
+  std::int64_t tensors = 0;     // floating-point weights and buffers merged
+  std::int64_t parameters = 0;  // of the network
+  double distance = 0;          // L2 norm of the result minus the base (minus the first input without one)
+};
+
+// Writes a checkpoint whose weights are the mean of the inputs' ("a uniform soup"), or with a base
+// base + scale * (mean - base): scale 1 is the soup, above 1 extrapolates along the inputs' mean
+// update (docs/PPO.md "Merging distilled networks"). Every input and the base must hold the same
+// network kind with the same tensors (names and shapes); an error names the first file that does
+// not. Integer buffers are the first input's. The result stores the first input's config, step 0
+// and no optimizer state; `extra` records the inputs, base and scale.
+MergeResult merge_weights(const MergeOptions& options);
 
 }  // namespace hydra::model

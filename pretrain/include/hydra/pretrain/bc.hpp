@@ -120,6 +120,20 @@ struct Validation {
     std::int64_t kept = 0, kept_matched = 0, corrected = 0, corrected_matched = 0;
   };
   std::optional<TeacherSplit> teacher;
+  // Where the logs carry a search's notes (data::SearchNote, docs/LOGS.md): the searched samples,
+  // those where the network's argmax is one of the search's candidates (covered), and over those
+  // the sum (and sum of squares) of the search's value of its own choice minus its value of the
+  // network's: the search's estimate of what playing the network instead costs (0 where the two
+  // agree). On logs no network trained on, it compares networks' choices by the search's values.
+  struct SearchRegret {
+    std::int64_t searched = 0, covered = 0;
+    double sum = 0, sum_sq = 0;
+    // Adds the searched rows of `t`, the network's choice being the masked argmax of `policy_logits` [B,46].
+    void add(const torch::Tensor& policy_logits, const BcBatch& t);
+    double mean() const;            // per covered decision (NaN with none)
+    double standard_error() const;  // of that mean (NaN with fewer than two)
+  };
+  std::optional<SearchRegret> search;
   double seconds = 0;
 
   nlohmann::ordered_json to_json() const;

@@ -5,7 +5,7 @@
 //   docs/PPO.md "Distilling the search").
 //   Ctrl-C (or SIGTERM) saves a checkpoint after the current step and exits 0. Data-parallel
 //   ranks (docs/DISTRIBUTED.md): started by torchrun or srun, or --nproc N local ones.
-// hydra pretrain --eval-only --model CKPT --data DIR... [--json] [--max-samples N]
+// hydra pretrain --eval-only --model CKPT --data DIR... [--against CKPT] [--json] [--max-samples N]
 //   the validation metrics of a checkpoint (and the greedy bot's agreement) on any logs.
 
 #include <cstdint>
@@ -32,6 +32,9 @@ void register_pretrain(CLI::App& app) {
   cmd->add_option("--max-samples", f->max_samples, "--eval-only: evaluate at most N samples (0 = all)")->check(integer_in(0, std::int64_t{1} << 40));
   cmd->add_option("--batch", f->batch, "--eval-only: samples per forward pass")->check(integer_in(1, 65536))->capture_default_str();
   cmd->add_flag("--no-greedy", f->no_greedy, "--eval-only: skip the greedy bot's agreement");
+  cmd->add_option("--against", f->against,
+                  "--eval-only: compare --model with this network on the same decisions (on a search's logs: "
+                  "the search's regret of each and --model's gain, paired by decision)");
   cmd->add_option("--init", f->init,
                   "start from this checkpoint's weights (same model.*; the optimizer and schedule start afresh; "
                   "--resume continues from the run's own checkpoint instead): fine-tuning, e.g. on a search's games")
@@ -41,6 +44,7 @@ void register_pretrain(CLI::App& app) {
       ->check(integer_in(1, 1024));
   cmd->callback([f] {
     if (f->eval_only && !f->init.empty()) throw Error("pretrain --eval-only evaluates --model: leave out --init");
+    if (!f->eval_only && !f->against.empty()) throw Error("pretrain --against compares networks in --eval-only");
     if (f->nproc > 1) {
       if (f->eval_only) throw Error("pretrain --eval-only runs in one process: leave out --nproc");
       const int rc = run_local_ranks(f->nproc);

@@ -39,7 +39,8 @@ struct PretrainFlags {
   std::int64_t max_samples = 0;
   int batch = 256;
   bool no_greedy = false;
-  std::string init;  // --init: the checkpoint whose weights start the run (fine-tuning)
+  std::string init;     // --init: the checkpoint whose weights start the run (fine-tuning)
+  std::string against;  // --against (--eval-only): another network compared on the same decisions
 };
 
 // hydra merge (cmd_merge.cpp; docs/PPO.md "Merging distilled networks").

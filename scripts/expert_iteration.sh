@@ -105,6 +105,8 @@ for r in "${!rounds[@]}"; do
     touch "$dir_r/distill/done"
   fi
   { grep "against the teacher" "$dir_r/distill.log" || true; } | tail -n 1
+  # The search's estimate of the gain on the held-out games (docs/PRETRAIN.md "The search's regret").
+  { grep "a searched decision over the teacher" "$dir_r/distill.log" || true; } | tail -n 1
   tail -n 2 "$dir_r/distill.log"
   teacher=$dir_r/distill/checkpoints/$(cat "$dir_r/distill/checkpoints/latest")
 done

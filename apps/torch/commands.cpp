@@ -88,6 +88,7 @@ void pretrain(const PretrainFlags& f) {
     o.batch = f.batch;
     o.device = f.run.device.empty() ? "auto" : f.run.device;
     o.greedy = !f.no_greedy;
+    o.against = f.against;
     const auto report = pretrain::eval_pretrain(o);
     if (f.json) std::cout << json::dump(report, 2) << "\n";
     return;

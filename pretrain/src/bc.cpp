@@ -218,11 +218,11 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
     {
       model::AutocastGuard autocast(device.type(), model::autocast_enabled(model_cfg, device.type()));
       out = net.forward(t.obs, t.context);
+      torch::Tensor teacher_policy;
       if (teacher != nullptr) {
         const auto& legal = t.targets.legal;
-        const auto kept = model::masked_logits(teacher->forward(t.obs, t.context).policy.to(torch::kFloat), legal)
-                              .argmax(1)
-                              .eq(t.targets.action);
+        teacher_policy = teacher->forward(t.obs, t.context).policy;
+        const auto kept = model::masked_logits(teacher_policy.to(torch::kFloat), legal).argmax(1).eq(t.targets.action);
         const auto matched = model::masked_logits(out.policy.to(torch::kFloat), legal).argmax(1).eq(t.targets.action);
         const auto count = [](const torch::Tensor& x) { return x.sum().item<std::int64_t>(); };
         auto& split = *v.teacher;
@@ -231,7 +231,18 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
         split.corrected += count(~kept);
         split.corrected_matched += count(~kept & matched);
       }
-      if (t.searched.any().item<bool>()) (v.search ? *v.search : v.search.emplace()).add(out.policy, t);
+      if (const auto rows = t.searched.any(1); rows.any().item<bool>()) {
+        const auto open = [](std::optional<Validation::SearchRegret>& r) -> Validation::SearchRegret& {
+          return r ? *r : r.emplace();
+        };
+        const auto [regret, covered] = search_regret(out.policy, t);
+        open(v.search).add(regret, covered, rows);
+        if (teacher != nullptr) {
+          const auto [teacher_regret, teacher_covered] = search_regret(teacher_policy, t);
+          open(v.teacher_search).add(teacher_regret, teacher_covered, rows);
+          open(v.search_gain).add(teacher_regret - regret, covered & teacher_covered, rows);
+        }
+      }
     }
     out = out.to_float();
     const LossValues l = values(model::compute_losses(out, t.targets, model_cfg));
@@ -257,18 +268,20 @@ Validation validate(model::HydraNetImpl& net, data::Dataset& data, const config:
   return v;
 }
 
-void Validation::SearchRegret::add(const torch::Tensor& policy_logits, const BcBatch& t) {
-  const auto with_search = t.searched.any(1);
+std::pair<torch::Tensor, torch::Tensor> search_regret(const torch::Tensor& policy_logits, const BcBatch& t) {
   const auto choice = model::masked_logits(policy_logits.to(torch::kFloat), t.targets.legal).argmax(1, true);
-  const auto in_candidates = t.searched.gather(1, choice).squeeze(1) & with_search;
+  const auto covered = t.searched.gather(1, choice).squeeze(1) & t.searched.any(1);
   const auto logged = t.search_value.gather(1, t.targets.action.unsqueeze(1)).squeeze(1);
   const auto chosen = t.search_value.gather(1, choice).squeeze(1);
-  const auto regret =
-      torch::where(in_candidates, logged - chosen, torch::zeros({}, t.search_value.options())).to(torch::kDouble);
-  searched += with_search.sum().item<std::int64_t>();
-  covered += in_candidates.sum().item<std::int64_t>();
-  sum += regret.sum().item<double>();
-  sum_sq += regret.square().sum().item<double>();
+  return {torch::where(covered, logged - chosen, torch::zeros({}, t.search_value.options())).to(torch::kDouble), covered};
+}
+
+void Validation::SearchRegret::add(const torch::Tensor& regret, const torch::Tensor& in, const torch::Tensor& rows) {
+  const auto kept = torch::where(in, regret, torch::zeros({}, regret.options()));
+  searched += rows.sum().item<std::int64_t>();
+  covered += in.sum().item<std::int64_t>();
+  sum += kept.sum().item<double>();
+  sum_sq += kept.square().sum().item<double>();
 }
 
 double Validation::SearchRegret::mean() const {
@@ -298,12 +311,15 @@ nlohmann::ordered_json Validation::to_json() const {
                     {"corrected", teacher->corrected},
                     {"corrected_matched", share(teacher->corrected_matched, teacher->corrected)}};
   }
-  if (search) {
-    j["search"] = {{"searched", search->searched},
-                   {"covered", search->covered},
-                   {"regret", n(search->mean())},
-                   {"regret_se", n(search->standard_error())}};
-  }
+  const auto regret = [&](const SearchRegret& r) {
+    return nlohmann::ordered_json{{"searched", r.searched},
+                                  {"covered", r.covered},
+                                  {"mean", n(r.mean())},
+                                  {"se", n(r.standard_error())}};
+  };
+  if (search) j["search_regret"] = regret(*search);
+  if (teacher_search) j["teacher_search_regret"] = regret(*teacher_search);
+  if (search_gain) j["search_gain_over_teacher"] = regret(*search_gain);
   j["seconds"] = seconds;
   return j;
 }
@@ -333,6 +349,7 @@ metrics::Scalars Validation::scalars(std::string_view prefix) const {
     s.emplace_back(p + "search/covered", share(search->covered, search->searched));
     s.emplace_back(p + "search/regret", search->mean());
   }
+  if (search_gain && search_gain->covered > 0) s.emplace_back(p + "search/gain_over_teacher", search_gain->mean());
   if (accuracy.total(data::DecisionType::discard) > 0) {
     s.emplace_back(p + "baseline/discard", accuracy.discard_baseline());
     s.emplace_back(p + "baseline/discard_constant", accuracy.discard_constant_baseline());

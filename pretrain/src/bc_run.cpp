@@ -70,7 +70,8 @@ std::unique_ptr<data::Dataset> open_validation(const config::Config& cfg, game::
   return nullptr;
 }
 
-void log_validation(std::int64_t step, const Validation& v, double greedy) {
+// `other`: what the second network is (the run's teacher, or --against).
+void log_validation(std::int64_t step, const Validation& v, double greedy, std::string_view other = "the teacher") {
   const auto& a = v.accuracy;
   log::info("pretrain: validation at step {}: {} samples, loss {:.4f} (policy {:.4f}), top-1 {:.4f}", step, v.samples,
             v.loss.total, v.loss.policy, a.accuracy());
@@ -82,12 +83,16 @@ void log_validation(std::int64_t step, const Validation& v, double greedy) {
   }
   log::info("pretrain: accuracy by type:{}", types);
   if (const auto& t = v.teacher)
-    log::info("pretrain: against the teacher: matches {} of {} decisions where the log keeps its argmax, {} of {} where the log corrects it",
-              t->kept_matched, t->kept, t->corrected_matched, t->corrected);
+    log::info("pretrain: against {}: matches {} of {} decisions where the log keeps its argmax, {} of {} where the log corrects it",
+              other, t->kept_matched, t->kept, t->corrected_matched, t->corrected);
   if (const auto& s = v.search)
     log::info("pretrain: against the search's values: its choice is one of the candidates at {} of {} searched decisions; "
               "there the search's choice is worth {:.5f} +- {:.5f} more a decision",
               s->covered, s->searched, s->mean(), s->standard_error());
+  if (const auto& g = v.search_gain)
+    log::info("pretrain: by the search's values the network gains {:.5f} +- {:.5f} a searched decision over {} "
+              "(whose regret is {:.5f}; {} decisions both cover)",
+              g->mean(), g->standard_error(), other, v.teacher_search->mean(), g->covered);
   log::info("pretrain: discards: model {:.4f}, majority-class baseline {:.4f} (constant guess {:.4f}){}",
             a.accuracy(data::DecisionType::discard), a.discard_baseline(), a.discard_constant_baseline(),
             std::isnan(greedy) ? std::string() : fmt::format(", greedy bot {:.4f}", greedy));
@@ -382,22 +387,37 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   if (o.data.empty()) throw Error("pretrain --eval-only: no --data given");
   const model::RunContext context(0, o.device);
   const torch::Device device = context.device();
-  // A run's checkpoint directory stands for the checkpoint its `best` (else `latest`) names.
-  fs::path file = o.model;
-  if (fs::is_directory(file)) {
-    const model::CheckpointDir dir(file, 0);
-    auto named = dir.pointer("best");
-    if (!named) named = dir.pointer("latest");
-    if (!named) throw Error(file.string() + ": a directory without a 'best' or 'latest' checkpoint pointer");
-    file = *named;
-  }
-  // The architecture comes from the checkpoint's own config.
-  model::CheckpointData peek = model::load_checkpoint(file, nullptr, nullptr, {.restore_rng = false});
-  if (peek.kind != "hydra_net") throw Error(file.string() + ": not a policy checkpoint (kind " + peek.kind + ")");
+  // A run's checkpoint directory stands for the checkpoint its `best` (else `latest`) names; the
+  // architecture comes from the checkpoint's own config.
+  struct Loaded {
+    fs::path file;
+    model::CheckpointData peek;
+    model::HydraNet net{nullptr};
+  };
+  const auto load = [&](const fs::path& given) {
+    Loaded l{given, {}, nullptr};
+    if (fs::is_directory(l.file)) {
+      const model::CheckpointDir dir(l.file, 0);
+      auto named = dir.pointer("best");
+      if (!named) named = dir.pointer("latest");
+      if (!named) throw Error(l.file.string() + ": a directory without a 'best' or 'latest' checkpoint pointer");
+      l.file = *named;
+    }
+    l.peek = model::load_checkpoint(l.file, nullptr, nullptr, {.restore_rng = false});
+    if (l.peek.kind != "hydra_net") throw Error(l.file.string() + ": not a policy checkpoint (kind " + l.peek.kind + ")");
+    l.net = model::HydraNet(model::stored_config(l.file, l.peek).model);
+    model::load_checkpoint(l.file, l.net.get(), nullptr, {.restore_rng = false});
+    l.net->to(device);
+    l.net->eval();
+    return l;
+  };
+  const Loaded main = load(o.model);
+  const fs::path& file = main.file;
+  const model::CheckpointData& peek = main.peek;
   const config::Config cfg = model::stored_config(file, peek);
-  model::HydraNet net(cfg.model);
-  model::load_checkpoint(file, net.get(), nullptr, {.restore_rng = false});
-  net->to(device);
+  model::HydraNet net = main.net;
+  std::optional<Loaded> against;
+  if (!o.against.empty()) against = load(o.against);
 
   data::DatasetOptions d;
   d.inputs = o.data;
@@ -408,9 +428,10 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   d.shuffle_buffer = std::max(1, o.batch);
   data::Dataset ds(d);
   const std::int64_t cap = o.max_samples > 0 ? o.max_samples : std::numeric_limits<std::int64_t>::max();
-  const Validation v = validate(*net, ds, cfg.model, device, cap, o.batch);
+  const Validation v = validate(*net, ds, cfg.model, device, cap, o.batch, against ? against->net.get() : nullptr);
   double greedy = std::numeric_limits<double>::quiet_NaN();
   nlohmann::ordered_json out = {{"model", file.string()}, {"step", peek.step}, {"files", ds.files().size()}};
+  if (against) out["against"] = against->file.string();
   out["validation"] = v.to_json();
   std::vector<data::BadFile> bad = ds.report().bad;
   out["files_per_rules"] = ds.report().files_per_rules;
@@ -422,7 +443,7 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
                      {"agreement", std::isnan(greedy) ? nlohmann::ordered_json() : nlohmann::ordered_json(greedy)}};
   }
   out["bad_files"] = detail::bad_files_json(bad);
-  log_validation(peek.step, v, greedy);
+  log_validation(peek.step, v, greedy, against ? against->file.string() : std::string("the teacher"));
   detail::log_bad_files("pretrain", bad);
   return out;
 }

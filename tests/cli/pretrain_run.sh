@@ -5,7 +5,8 @@
 # run directory that refuses to be overwritten, a GRP run whose checkpoint is of kind grp, a GRP
 # run that never beats its untrained network (best checkpoint, report and warning), and
 # one `hydra train` update started from the BC checkpoint (ppo.init) with the GRP rewards, and a
-# fine-tuning run started from it (--init), and one with it as its teacher (pretrain.teacher).
+# fine-tuning run started from it (--init), compared with its start (--eval-only --against), and
+# one with it as its teacher (pretrain.teacher).
 # Skips (exit 77) without HYDRA_TESTDATA.
 set -u
 hydra=$1
@@ -101,6 +102,19 @@ def numbers(x, path=""):
 a, b = ({k: v for k, v in numbers(json.load(open(f))) if k != "/step" and not k.endswith("seconds")} for f in sys.argv[1:])
 assert a and a == b, [(k, a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)][:5]
 PY
+# --against: the fine-tuned network compared with its start on the same decisions matches every
+# choice of the start's that the log keeps and none that it corrects; only with --eval-only.
+"$hydra" pretrain --eval-only --model "$tuned" --against "$bc" --data "$one" --json --no-greedy > "$dir/against.json" \
+  || fail "eval-only --against"
+python3 - "$dir/against.json" <<'PY' || fail "--against: not the start's choices"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["validation"]["teacher"]
+assert j["against"].endswith(".ckpt") and t["kept"] > 0 and t["kept_matched"] == 1.0 and t["corrected_matched"] == 0.0, j
+PY
+out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/against" --against "$bc" 2>&1); rc=$?
+[ "$rc" -eq 1 ] && printf '%s
+' "$out" | grep -q "pretrain --against compares networks in --eval-only" || fail "--against without --eval-only: $out"
 out=$("$hydra" pretrain --data "$dir/logs" --run-dir "$dir/tuned_grp" --max-steps 2 --init "$grp" "${small[@]}" 2>&1); rc=$?
 [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "holds a 'grp' network, not a hydra_net" || fail "a GRP checkpoint was taken as --init: $out"
 # A teacher (pretrain.teacher) that is the network itself at learning rate 0: on the held-out games

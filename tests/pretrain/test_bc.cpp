@@ -175,8 +175,10 @@ TEST(Bc, TheSearchRegretIsTheSearchsValueOfItsChoiceMinusTheNetworks) {
   logits[3][legal_pairs[3][1]] = 3.0F;
   note(4, legal_pairs[4][0], -0.2F), note(4, legal_pairs[4][1], -0.1F);
   logits[4][legal_pairs[4][1]] = 3.0F;
+  const BcBatch t = to_tensors(b, torch::Device(torch::kCPU));
+  const auto [regret, covered] = search_regret(logits, t);
   Validation::SearchRegret r;
-  r.add(logits, to_tensors(b, torch::Device(torch::kCPU)));
+  r.add(regret, covered, t.searched.any(1));
   EXPECT_EQ(r.searched, 4);
   EXPECT_EQ(r.covered, 3);
   // Regrets 0, 0.2 and -0.1: mean 1/30, sample variance 0.07/3, its standard error sqrt(0.07/9).
@@ -184,8 +186,20 @@ TEST(Bc, TheSearchRegretIsTheSearchsValueOfItsChoiceMinusTheNetworks) {
   EXPECT_NEAR(r.standard_error(), std::sqrt(0.07 / 9.0), 1e-6);
   Validation v;
   v.search = r;
-  EXPECT_EQ(v.to_json()["search"]["covered"], 3);
+  EXPECT_EQ(v.to_json()["search_regret"]["covered"], 3);
   EXPECT_TRUE(std::isnan(Validation::SearchRegret{}.mean()));
+
+  // A teacher that plays every row's logged action has regret 0 where covered (all four searched
+  // rows), so the network's gain over it, paired on the rows both cover, is minus its regret.
+  auto teacher = torch::full({5, model::kActions}, -5.0F);
+  for (std::int64_t i = 0; i < 5; ++i) teacher[i][b.action[ix(i)]] = 3.0F;
+  const auto [teacher_regret, teacher_covered] = search_regret(teacher, t);
+  EXPECT_EQ(teacher_covered.sum().item<std::int64_t>(), 4);
+  EXPECT_EQ(teacher_regret.abs().sum().item<double>(), 0.0);
+  Validation::SearchRegret gain;
+  gain.add(teacher_regret - regret, covered & teacher_covered, t.searched.any(1));
+  EXPECT_EQ(gain.covered, 3);
+  EXPECT_NEAR(gain.mean(), -0.1 / 3.0, 1e-6);
 }
 
 // pretrain.search_temperature: the teacher's mass on a search's candidates is shared out by

@@ -11,6 +11,7 @@
 #include <string>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
@@ -124,22 +125,31 @@ struct Validation {
   // those where the network's argmax is one of the search's candidates (covered), and over those
   // the sum (and sum of squares) of the search's value of its own choice minus its value of the
   // network's: the search's estimate of what playing the network instead costs (0 where the two
-  // agree). On logs no network trained on, it compares networks' choices by the search's values.
+  // agree). On logs no network trained on, it compares networks' choices by the search's values
+  // (docs/PRETRAIN.md "The search's regret").
   struct SearchRegret {
     std::int64_t searched = 0, covered = 0;
     double sum = 0, sum_sq = 0;
-    // Adds the searched rows of `t`, the network's choice being the masked argmax of `policy_logits` [B,46].
-    void add(const torch::Tensor& policy_logits, const BcBatch& t);
+    // Adds the rows flagged in `covered` [B] (of the `searched` rows [B]) with their `regret` [B].
+    void add(const torch::Tensor& regret, const torch::Tensor& covered, const torch::Tensor& searched);
     double mean() const;            // per covered decision (NaN with none)
     double standard_error() const;  // of that mean (NaN with fewer than two)
   };
   std::optional<SearchRegret> search;
+  // With a teacher: its regret on the same rows, and the teacher's regret minus the network's on the
+  // rows both cover (the network's gain over its teacher by the search's values, paired by row).
+  std::optional<SearchRegret> teacher_search, search_gain;
   double seconds = 0;
 
   nlohmann::ordered_json to_json() const;
   // "val/loss", "val/acc/discard", "val/baseline/discard", ... for the metrics writer.
   metrics::Scalars scalars(std::string_view prefix = "val/") const;
 };
+
+// Each row's regret (the search's value of the logged action minus that of the masked argmax of
+// `policy_logits` [B,46]) and whether that argmax is one of the row's searched candidates; rows
+// without a search are not covered.
+std::pair<torch::Tensor, torch::Tensor> search_regret(const torch::Tensor& policy_logits, const BcBatch& t);
 
 // Losses and accuracies of `net` over up to `max_samples` samples of `data` (read until it ends
 // or the cap), in batches of `batch`, without gradients; with `teacher`, split by whether the log

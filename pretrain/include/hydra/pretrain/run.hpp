@@ -54,6 +54,10 @@ struct EvalOptions {
   int batch = 256;
   std::string device = "auto";
   bool greedy = true;            // also the greedy bot's agreement on the same discards
+  // Another network (file or run directory) compared on the same decisions, as a teacher is in a
+  // validation: the split by whether the log keeps its argmax and, on a search's logs, its
+  // regret and the model's gain over it paired by decision (Validation::search_gain).
+  std::filesystem::path against;
 };
 
 // The validation metrics of a checkpoint on every decision of the given logs (no split).

@@ -1,6 +1,6 @@
 // hydra merge CKPT... --out FILE [--base CKPT --scale S]: one network from several of the same
-// architecture, their mean or an extrapolation from their common start (docs/PPO.md "Merging
-// distilled networks").
+// architecture, their mean or an extrapolation from their common start (docs/CHECKPOINTS.md
+// "Merging networks").
 
 #include <memory>
 

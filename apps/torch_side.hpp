@@ -43,7 +43,7 @@ struct PretrainFlags {
   std::string against;  // --against (--eval-only): another network compared on the same decisions
 };
 
-// hydra merge (cmd_merge.cpp; docs/PPO.md "Merging distilled networks").
+// hydra merge (cmd_merge.cpp; docs/CHECKPOINTS.md "Merging networks").
 struct MergeFlags {
   std::vector<std::string> inputs;
   std::string base;

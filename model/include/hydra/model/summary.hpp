@@ -61,7 +61,7 @@ struct MergeResult {
 
 // Writes a checkpoint whose weights are the mean of the inputs' ("a uniform soup"), or with a base
 // base + scale * (mean - base): scale 1 is the soup, above 1 extrapolates along the inputs' mean
-// update (docs/PPO.md "Merging distilled networks"). Every input and the base must hold the same
+// update (docs/CHECKPOINTS.md "Merging networks"). Every input and the base must hold the same
 // network kind with the same tensors (names and shapes); an error names the first file that does
 // not. Integer buffers are the first input's. The result stores the first input's config, step 0
 // and no optimizer state; `extra` records the inputs, base and scale.

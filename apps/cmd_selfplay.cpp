@@ -194,7 +194,7 @@ void run_selfplay(const SelfplayOptions& o) {
   if (!voided.empty())
     std::cout << "selfplay: " << voided.size() << " agent fault(s) voided " << (ix(o.games) - summaries.size())
               << " game(s): no log written for them; see stats.json \"voided\"\n";
-  std::cout << "selfplay: " << summaries.size() << " games (" << rules.name << ", seed " << master.value << ") in " << seconds
+  std::cout << "selfplay: " << summaries.size() << (summaries.size() == 1 ? " game (" : " games (") << rules.name << ", seed " << master.value << ") in " << seconds
             << " s, " << n / seconds << " games/s; logs in " << (out / "logs").string() << ", stats in " << (out / "stats.json").string() << "\n";
 }
 

@@ -54,6 +54,9 @@ done
 for f in "$clone" "$grp"; do
   [ -n "$f" ] && [ -f "$f" ] || { echo "expert_iteration.sh: --clone and --grp need existing checkpoints" >&2; usage; }
 done
+# The pairing against bot:greedy needs an interval, so at least two seeds (checked before hours of play).
+[[ "$seeds" =~ ^[0-9]+$ ]] && [ "$seeds" -ge 2 ] || { echo "expert_iteration.sh: --seeds must be a whole number >= 2 (the paired interval needs two seeds), not '$seeds'" >&2; exit 2; }
+[[ "$sampled_seeds" =~ ^[0-9]+$ ]] || { echo "expert_iteration.sh: --sampled-seeds must be a whole number, not '$sampled_seeds'" >&2; exit 2; }
 hydra=$build_dir/apps/hydra
 [ -x "$hydra" ] || { echo "expert_iteration.sh: $hydra missing: build first (scripts/build.sh)" >&2; exit 1; }
 mkdir -p "$out"

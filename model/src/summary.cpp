@@ -1,7 +1,6 @@
 #include "hydra/model/summary.hpp"
 
 #include <cmath>
-#include <map>
 #include <memory>
 
 #include "hydra/common/config_io.hpp"
@@ -22,6 +21,29 @@ std::shared_ptr<torch::nn::Module> build(const fs::path& file, const CheckpointD
   if (data.kind == "hydra_net") return std::make_shared<HydraNetImpl>(config.model);
   if (data.kind == "grp") return std::make_shared<GrpNetImpl>(config.model);
   throw Error("checkpoint '" + file.string() + "': unknown network kind '" + data.kind + "'");
+}
+
+using Named = std::vector<std::pair<std::string, torch::Tensor>>;
+
+Named named_tensors(torch::nn::Module& net) {
+  Named out;
+  for (const auto& p : net.named_parameters()) out.emplace_back(p.key(), p.value());
+  for (const auto& b : net.named_buffers()) out.emplace_back(b.key(), b.value());
+  return out;
+}
+
+struct Loaded {
+  CheckpointData data;
+  std::shared_ptr<torch::nn::Module> net;
+};
+
+// The network a checkpoint file holds, with its weights.
+Loaded load_network(const fs::path& file) {
+  Loaded l;
+  l.data = load_checkpoint(file, nullptr, nullptr, {false});
+  l.net = build(file, l.data);
+  load_checkpoint(file, l.net.get(), nullptr, {false});
+  return l;
 }
 
 }  // namespace
@@ -45,12 +67,10 @@ ExportResult export_weights(const fs::path& checkpoint, const fs::path& out) {
   } else {
     result.source = checkpoint;
   }
-  auto data = load_checkpoint(result.source, nullptr, nullptr, {false});
-  const auto net = build(result.source, data);
-  load_checkpoint(result.source, net.get(), nullptr, {false});
-  std::vector<std::pair<std::string, torch::Tensor>> tensors;
-  for (const auto& p : net->named_parameters()) tensors.emplace_back(p.key(), p.value());
-  for (const auto& b : net->named_buffers()) tensors.emplace_back(b.key(), b.value());
+  const Loaded loaded = load_network(result.source);
+  const auto& data = loaded.data;
+  const auto& net = loaded.net;
+  Named tensors = named_tensors(*net);
   result.tensors = static_cast<std::int64_t>(tensors.size());
   // Not a weight: the observation layout the network was trained on (scripts/model_reference.py
   // checks and removes it before a strict load).
@@ -63,29 +83,6 @@ ExportResult export_weights(const fs::path& checkpoint, const fs::path& out) {
 }
 
 namespace {
-
-using Named = std::vector<std::pair<std::string, torch::Tensor>>;
-
-Named named_tensors(torch::nn::Module& net) {
-  Named out;
-  for (const auto& p : net.named_parameters()) out.emplace_back(p.key(), p.value());
-  for (const auto& b : net.named_buffers()) out.emplace_back(b.key(), b.value());
-  return out;
-}
-
-struct Loaded {
-  CheckpointData data;
-  std::shared_ptr<torch::nn::Module> net;
-};
-
-Loaded load_network(const fs::path& file) {
-  if (!fs::is_regular_file(file)) throw Error("merge: checkpoint '" + file.string() + "' is not a file");
-  Loaded l;
-  l.data = load_checkpoint(file, nullptr, nullptr, {false});
-  l.net = build(file, l.data);
-  load_checkpoint(file, l.net.get(), nullptr, {false});
-  return l;
-}
 
 // Throws unless `other` holds the tensors of `first` (kind, names, shapes).
 void check_same(const fs::path& first_file, const Loaded& first, const fs::path& file, const Loaded& other) {
@@ -111,6 +108,10 @@ MergeResult merge_weights(const MergeOptions& o) {
   if (o.out.empty()) throw Error("merge: no --out file");
   if (!std::isfinite(o.scale) || o.scale <= 0) throw Error("merge: --scale must be a positive number");
   if (o.base.empty() && o.scale != 1.0) throw Error("merge: --scale needs --base (the network the inputs started from)");
+  for (const auto& f : o.inputs)
+    if (!fs::is_regular_file(f)) throw Error("merge: checkpoint '" + f.string() + "' is not a file");
+  if (!o.base.empty() && !fs::is_regular_file(o.base))
+    throw Error("merge: checkpoint '" + o.base.string() + "' is not a file");
   torch::NoGradGuard no_grad;
   const Loaded first = load_network(o.inputs.front());
   const Named target = named_tensors(*first.net);

@@ -392,10 +392,11 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   struct Loaded {
     fs::path file;
     model::CheckpointData peek;
+    config::Config cfg;
     model::HydraNet net{nullptr};
   };
   const auto load = [&](const fs::path& given) {
-    Loaded l{given, {}, nullptr};
+    Loaded l{given, {}, {}, nullptr};
     if (fs::is_directory(l.file)) {
       const model::CheckpointDir dir(l.file, 0);
       auto named = dir.pointer("best");
@@ -405,17 +406,14 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
     }
     l.peek = model::load_checkpoint(l.file, nullptr, nullptr, {.restore_rng = false});
     if (l.peek.kind != "hydra_net") throw Error(l.file.string() + ": not a policy checkpoint (kind " + l.peek.kind + ")");
-    l.net = model::HydraNet(model::stored_config(l.file, l.peek).model);
+    l.cfg = model::stored_config(l.file, l.peek);
+    l.net = model::HydraNet(l.cfg.model);
     model::load_checkpoint(l.file, l.net.get(), nullptr, {.restore_rng = false});
     l.net->to(device);
     l.net->eval();
     return l;
   };
-  const Loaded main = load(o.model);
-  const fs::path& file = main.file;
-  const model::CheckpointData& peek = main.peek;
-  const config::Config cfg = model::stored_config(file, peek);
-  model::HydraNet net = main.net;
+  Loaded main = load(o.model);  // validate() sets the network's mode
   std::optional<Loaded> against;
   if (!o.against.empty()) against = load(o.against);
 
@@ -428,9 +426,9 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
   d.shuffle_buffer = std::max(1, o.batch);
   data::Dataset ds(d);
   const std::int64_t cap = o.max_samples > 0 ? o.max_samples : std::numeric_limits<std::int64_t>::max();
-  const Validation v = validate(*net, ds, cfg.model, device, cap, o.batch, against ? against->net.get() : nullptr);
+  const Validation v = validate(*main.net, ds, main.cfg.model, device, cap, o.batch, against ? against->net.get() : nullptr);
   double greedy = std::numeric_limits<double>::quiet_NaN();
-  nlohmann::ordered_json out = {{"model", file.string()}, {"step", peek.step}, {"files", ds.files().size()}};
+  nlohmann::ordered_json out = {{"model", main.file.string()}, {"step", main.peek.step}, {"files", ds.files().size()}};
   if (against) out["against"] = against->file.string();
   out["validation"] = v.to_json();
   std::vector<data::BadFile> bad = ds.report().bad;
@@ -443,7 +441,7 @@ nlohmann::ordered_json eval_pretrain(const EvalOptions& o) {
                      {"agreement", std::isnan(greedy) ? nlohmann::ordered_json() : nlohmann::ordered_json(greedy)}};
   }
   out["bad_files"] = detail::bad_files_json(bad);
-  log_validation(peek.step, v, greedy, against ? against->file.string() : std::string("the teacher"));
+  log_validation(main.peek.step, v, greedy, against ? against->file.string() : std::string("the teacher"));
   detail::log_bad_files("pretrain", bad);
   return out;
 }
